@@ -1,0 +1,38 @@
+# Two commands on a fresh machine: `make lab` and `make test`. Both create .venv when it is missing.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: venv lab test outputs exercises bench clean
+
+# Reinstall only when pyproject.toml is newer than the last install.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+# Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
+NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb
+outputs: $(STAMP)
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 $(NOTEBOOKS)
+
+# Regenerate exercises/ from solutions/ (stubs in place of solution code, outputs cleared).
+exercises: $(STAMP)
+	$(BIN)/python -m packer.exercises
+
+bench: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_utf8.py
+
+clean:
+	rm -rf $(VENV) *.egg-info .hypothesis

@@ -1,0 +1,48 @@
+"""The conda/Binder environment and the pip project list the same dependencies with the same ranges."""
+
+import re
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _name_and_spec(requirement: str) -> tuple[str, str]:
+    """Split 'pkg>=1,<2' into ('pkg', '>=1,<2'), normalising the name as pip does."""
+    match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*(.*)", requirement)
+    assert match, requirement
+    return re.sub(r"[-_.]+", "-", match.group(1)).lower(), match.group(2).replace(" ", "")
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _environment() -> dict:
+    return yaml.safe_load((ROOT / "environment.yml").read_text())
+
+
+def test_environment_lists_every_pyproject_dependency_with_the_same_range():
+    wanted = dict(_name_and_spec(r) for r in _pyproject()["project"]["dependencies"])
+    listed = dict(_name_and_spec(d) for d in _environment()["dependencies"] if isinstance(d, str))
+    assert {name: listed.get(name) for name in wanted} == wanted
+
+
+def test_environment_lists_nothing_pyproject_does_not():
+    wanted = {_name_and_spec(r)[0] for r in _pyproject()["project"]["dependencies"]}
+    listed = {_name_and_spec(d)[0] for d in _environment()["dependencies"] if isinstance(d, str)}
+    assert listed - wanted == {"python", "pip"}
+
+
+def test_environment_uses_conda_forge_and_installs_the_package_editable():
+    env = _environment()
+    assert env["channels"] == ["conda-forge"]
+    pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict)]
+    assert pip_sections == [["-e ."]]
+
+
+def test_python_floor_matches():
+    floor = _pyproject()["project"]["requires-python"]
+    assert f"python{floor}" in _environment()["dependencies"]
