@@ -1,0 +1,154 @@
+"""Live explorers for the lessons. Each view is a plain function (values -> text + figure) that tests call
+directly; the widgets only collect values and show the view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+from IPython.display import clear_output, display
+from matplotlib.figure import Figure
+
+from packer.chunks import assemble_context
+from packer.counters import COUNTERS
+from packer.plots import plot_check, plot_plan, plot_trace
+from packer.section_budget import SECTION_ORDER, check_sections, format_plan, plan_budget
+from packer.trace import format_trace, trace_chunks, trace_prompt, trace_utf8
+from packer.utf8 import pack_utf8
+
+
+@dataclass(frozen=True)
+class View:
+    """What an explorer shows for one set of control values: a text table and a figure (or None)."""
+
+    text: str
+    figure: Figure | None = None
+
+
+def _guarded(build: Callable[[], View]) -> View:
+    """Run a view builder; bad values become a readable ValueError line instead of a crash."""
+    try:
+        return build()
+    except ValueError as error:
+        return View(f"ValueError: {error}")
+
+
+def chunks_view(chunks: Any, max_tokens: int) -> View:
+    """assemble_context at one budget: the per-chunk table, the result, and the candidates figure."""
+    def build() -> View:
+        context, used = assemble_context(chunks, max_tokens)
+        trace = trace_chunks(chunks, max_tokens)
+        return View(f"{format_trace(trace)}\ncontext = {context!r}", plot_trace(trace))
+    return _guarded(build)
+
+
+def prompt_view(question: str, passages: Any, limit: int, counter: str) -> View:
+    """pack_prompt at one limit with a named counter from packer.counters.COUNTERS."""
+    def build() -> View:
+        unit = counter.split(" (")[0]
+        trace = trace_prompt(question, passages, limit, COUNTERS[counter], unit)
+        return View(format_trace(trace), plot_trace(trace))
+    return _guarded(build)
+
+
+def utf8_view(passages: Any, limit: int, reserve: int) -> View:
+    """pack_utf8 at one byte limit and reserve: the table, the payload, and the candidates figure."""
+    def build() -> View:
+        text, _ = pack_utf8(passages, limit, reserve)
+        trace = trace_utf8(passages, limit, reserve)
+        return View(f"{format_trace(trace)}\npayload = {text!r}", plot_trace(trace))
+    return _guarded(build)
+
+
+def plan_view(budget: int, **section_chars: int) -> View:
+    """The planning table and budget bar for the given section sizes in characters."""
+    def build() -> View:
+        plan = plan_budget(section_chars, budget)
+        return View(format_plan(plan), plot_plan(plan))
+    return _guarded(build)
+
+
+def sections_view(budget: int, **sections: str) -> View:
+    """check_sections on the given section texts: the verdict, the estimate, and the budget bar."""
+    def build() -> View:
+        result = check_sections(sections, budget)
+        lines = [result.message, f"estimate of the assembled prompt: {result.total} tokens, headroom {result.headroom}"]
+        return View("\n".join(lines), plot_check(result, sections))
+    return _guarded(build)
+
+
+class Explorer:
+    """Controls above an output area; every change of a control value re-renders the view."""
+
+    def __init__(self, view: Callable[..., View], controls: Mapping[str, widgets.ValueWidget], **fixed: Any):
+        self.view = view
+        self.controls = dict(controls)
+        self.fixed = fixed
+        self.output = widgets.Output()
+        self.widget = widgets.VBox([*self.controls.values(), self.output])
+        self.last: View | None = None
+        for control in self.controls.values():
+            control.observe(self.refresh, names="value")
+        self.refresh()
+
+    def values(self) -> dict[str, Any]:
+        """Current control values by parameter name."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    def refresh(self, change: Any = None) -> View:
+        """Recompute the view from the current values and show it in the output area."""
+        self.last = self.view(**self.fixed, **self.values())
+        with self.output:
+            clear_output(wait=True)
+            print(self.last.text)
+            if self.last.figure is not None:
+                display(self.last.figure)
+        return self.last
+
+    def _ipython_display_(self) -> None:
+        display(self.widget)
+
+
+def _slider(description: str, value: int, low: int, high: int) -> widgets.IntSlider:
+    """An integer slider with a wide label and a continuous-free update (fires on release and on keys)."""
+    return widgets.IntSlider(value=value, min=low, max=high, description=description,
+                             continuous_update=False, style={"description_width": "initial"},
+                             layout=widgets.Layout(width="480px"))
+
+
+def explore_chunks(chunks: Any, max_tokens: int = 100, high: int | None = None) -> Explorer:
+    """A max_tokens slider over assemble_context."""
+    high = high or max(1, sum(c["token_count"] for c in chunks))
+    return Explorer(chunks_view, {"max_tokens": _slider("max_tokens", max_tokens, 0, high)}, chunks=chunks)
+
+
+def explore_prompt(question: str, passages: Any, limit: int = 9, counter: str | None = None, high: int = 60) -> Explorer:
+    """A limit slider and a counter menu over pack_prompt."""
+    menu = widgets.Dropdown(options=list(COUNTERS), value=counter or next(iter(COUNTERS)), description="counter")
+    controls = {"limit": _slider("limit", limit, 0, high), "counter": menu}
+    return Explorer(prompt_view, controls, question=question, passages=passages)
+
+
+def explore_utf8(passages: Any, limit: int = 64, reserve: int = 0, high: int = 200) -> Explorer:
+    """Byte-limit and reserve sliders over pack_utf8."""
+    controls = {"limit": _slider("limit (bytes)", limit, 0, high), "reserve": _slider("reserve (bytes)", reserve, 0, 64)}
+    return Explorer(utf8_view, controls, passages=passages)
+
+
+def explore_plan(section_chars: Mapping[str, int], budget: int = 500) -> Explorer:
+    """A budget slider and one size slider per section over plan_budget."""
+    controls: dict[str, widgets.ValueWidget] = {"budget": _slider("budget (tokens)", budget, 1, 2 * budget)}
+    for key in SECTION_ORDER:
+        controls[key] = _slider(f"{key} (chars)", section_chars[key], 0, 2000)
+    return Explorer(plan_view, controls)
+
+
+def explore_sections(sections: Mapping[str, str], budget: int = 500) -> Explorer:
+    """A budget slider and one text box per section over check_sections."""
+    controls: dict[str, widgets.ValueWidget] = {"budget": _slider("budget (tokens)", budget, 0, 2 * budget)}
+    for key in SECTION_ORDER:
+        controls[key] = widgets.Textarea(value=sections.get(key, ""), description=key,
+                                         layout=widgets.Layout(width="480px", height="48px"))
+    return Explorer(sections_view, controls)
