@@ -1,0 +1,343 @@
+"""Self-checks for the exercises: fixed cases first, then generated inputs compared with the reference.
+
+`check(qid, answer)` returns a CheckResult (passed / failed / not attempted) that shows, on failure, the
+smallest input found where the answer and the reference disagree. The grader calls the same function.
+"""
+
+from __future__ import annotations
+
+import builtins
+import copy
+import dis
+import os
+import sys
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, find, settings
+from hypothesis.errors import NoSuchExample
+from hypothesis.strategies import SearchStrategy
+
+PASSED, FAILED, NOT_ATTEMPTED, DEFERRED = "passed", "failed", "not attempted", "deferred"
+DEFER_VARIABLE = "PACKER_CHECKS_DEFERRED"  # set by the grader: in-notebook checks then wait for it
+GENERATED_EXAMPLES = 120
+SEARCH = settings(
+    database=None, derandomize=True, max_examples=GENERATED_EXAMPLES, deadline=None,
+    suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+    verbosity=Verbosity.quiet, print_blob=False,
+)
+_SHOWN = 240  # characters of a value shown in feedback before it is shortened
+
+
+def plain(value: Any) -> Any:
+    """Compare sequences by content: lists and tuples (nested too) become tuples."""
+    if isinstance(value, (list, tuple)):
+        return tuple(plain(item) for item in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Question:
+    """One graded question: the learner's function name, points, the reference, and its inputs."""
+
+    qid: str
+    name: str
+    points: int
+    title: str
+    reference: Callable[..., Any]
+    cases: tuple[tuple, ...]
+    inputs: SearchStrategy | None = None
+    normalize: Callable[[Any], Any] = plain
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one check; str() gives the lines a learner reads."""
+
+    qid: str
+    name: str
+    status: str
+    points: int
+    max_points: int
+    detail: str = ""
+    counterexample: str | None = None
+    expected: str | None = None
+    actual: str | None = None
+    tried: int = 0
+
+    def lines(self) -> list[str]:
+        """The readable report: a headline, then the failing input, expected and actual results."""
+        head = f"{self.qid} {self.name}: {self.status.upper()} ({self.points}/{self.max_points} points)"
+        body = [f"  {self.detail}"] if self.detail else []
+        if self.counterexample is not None:
+            body += [f"  input:    {self.counterexample}", f"  expected: {self.expected}", f"  actual:   {self.actual}"]
+        return [head, *body]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for JSON reports."""
+        return asdict(self)
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
+
+
+class _NotAttempted(Exception):
+    """The answer is still the exercise stub."""
+
+
+class _Borrowed(Exception):
+    """The answer called a reference function directly."""
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What a call did: returned a (normalized) value, or raised an exception of some kind."""
+
+    raised: str | None
+    value: Any = None
+    shown: str = ""
+    extra: dict = field(default_factory=dict, compare=False)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def _show(value: Any) -> str:
+    """repr for feedback, with functions shown by name (never by memory address)."""
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
+        return value.__name__
+    return _short(repr(value))
+
+
+def show_call(name: str, args: tuple) -> str:
+    """How a failing input is shown: as the call the learner can paste into a cell."""
+    return f"{name}({', '.join(_show(arg) for arg in args)})"
+
+
+def _watched(func: Callable[..., Any], args: tuple) -> Any:
+    """Call an answer while watching for calls into reference code made from outside packer."""
+    borrowed: list[str] = []
+
+    def profiler(frame: types.FrameType, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code in _WATCHED:
+            caller = frame.f_back
+            if caller is None or not caller.f_globals.get("__name__", "").startswith("packer."):
+                borrowed.append(_WATCHED[frame.f_code])
+
+    previous = sys.getprofile()
+    sys.setprofile(profiler)
+    try:
+        return func(*args)
+    finally:
+        sys.setprofile(previous)
+        if borrowed:
+            raise _Borrowed(borrowed[0])
+
+
+def _run(question: Question, func: Callable[..., Any], args: tuple, *, stub_means_unattempted: bool,
+         watch: bool = False) -> _Outcome:
+    """Call func on a private copy of args and record what happened."""
+    try:
+        value = _watched(func, copy.deepcopy(args)) if watch else func(*copy.deepcopy(args))
+    except _Borrowed:
+        raise
+    except NotImplementedError as error:
+        if stub_means_unattempted:
+            raise _NotAttempted from error
+        return _Outcome("NotImplementedError", shown=f"raised NotImplementedError: {error}")
+    except ValueError as error:
+        return _Outcome("ValueError", shown=_short(f"raised ValueError: {error}"))
+    except Exception as error:  # a learner's bug of any kind is feedback, not a crash
+        return _Outcome(type(error).__name__, shown=_short(f"raised {type(error).__name__}: {error}"))
+    try:
+        normalized = question.normalize(value)
+    except Exception:
+        return _Outcome(None, ("unreadable result", repr(value)), _short(f"{value!r} (not the expected shape)"))
+    return _Outcome(None, normalized, _show(value))
+
+
+def _agree(expected: _Outcome, actual: _Outcome) -> bool:
+    """Same exception kind, or both returned equal values."""
+    return expected.raised == actual.raised and (expected.raised is not None or expected.value == actual.value)
+
+
+def _expected_text(outcome: _Outcome) -> str:
+    return f"raises {outcome.raised}" if outcome.raised else outcome.shown
+
+
+REGISTRY: dict[str, Question] = {}
+_FORBIDDEN: dict[int, str] = {}
+_WATCHED: dict[types.CodeType, str] = {}
+
+
+def register(question: Question) -> Question:
+    """Add a question to the bank (ids are unique)."""
+    if question.qid in REGISTRY:
+        raise ValueError(f"question {question.qid!r} registered twice")
+    REGISTRY[question.qid] = question
+    return question
+
+
+def forbid(*functions: Callable[..., Any], watch: bool = True) -> None:
+    """Mark reference functions an answer may not be, name, or (when watched) call while it runs."""
+    for function in functions:
+        name = f"{function.__module__}.{function.__qualname__}"
+        _FORBIDDEN[id(function)] = name
+        if watch and hasattr(function, "__code__"):
+            _WATCHED[function.__code__] = name
+
+
+def _code_objects(code: types.CodeType) -> list[types.CodeType]:
+    nested = [const for const in code.co_consts if isinstance(const, types.CodeType)]
+    return [code] + [inner for c in nested for inner in _code_objects(c)]
+
+
+def _resolved_globals(answer: Any) -> list[Any]:
+    """Objects an answer's code reaches through its globals and closure, following attribute chains
+    (`packer.chunks.assemble_context` resolves to the function itself)."""
+    found: list[Any] = [cell.cell_contents for cell in (getattr(answer, "__closure__", None) or ())
+                        if _cell_is_set(cell)]
+    for code in _code_objects(answer.__code__):
+        current: Any = None
+        for instruction in dis.get_instructions(code):
+            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                current = answer.__globals__.get(instruction.argval, getattr(builtins, str(instruction.argval), None))
+                found.append(current)
+            elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and isinstance(current, types.ModuleType):
+                current = getattr(current, instruction.argval, None)
+                found.append(current)
+            else:
+                current = None
+    return found
+
+
+def _cell_is_set(cell: Any) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+def borrowed_reference(answer: Any) -> str | None:
+    """The reference function an answer is, or calls through its globals; None when it is its own work."""
+    _load_bank()
+    if id(answer) in _FORBIDDEN:
+        return _FORBIDDEN[id(answer)]
+    if getattr(answer, "__code__", None) is None:
+        return None
+    for value in _resolved_globals(answer):
+        if id(value) in _FORBIDDEN:
+            return _FORBIDDEN[id(value)]
+    return None
+
+
+def check(qid: str, answer: Any) -> CheckResult:
+    """Check one answer: fixed cases, then generated inputs; report the smallest disagreement found."""
+    if os.environ.get(DEFER_VARIABLE) == "1":
+        question = _question(qid)
+        return CheckResult(qid, question.name, DEFERRED, 0, question.points,
+                           detail="the grader checks this after the notebook has run")
+    return run_check(qid, answer)
+
+
+def _question(qid: str) -> Question:
+    """Look a question up by id, loading the bank on first use."""
+    if qid not in REGISTRY:
+        _load_bank()
+    if qid not in REGISTRY:
+        raise ValueError(f"qid: unknown question {qid!r}; known: {', '.join(sorted(REGISTRY))}")
+    return REGISTRY[qid]
+
+
+def run_check(qid: str, answer: Any) -> CheckResult:
+    """check() without the grader's deferral: always runs the cases and the search now."""
+    return evaluate(_question(qid), answer)
+
+
+def evaluate(question: Question, answer: Any) -> CheckResult:
+    """Run one question's fixed cases, then its generated-input search, against an answer."""
+    qid = question.qid
+
+    def result(status: str, **details: Any) -> CheckResult:
+        points = question.points if status == PASSED else 0
+        return CheckResult(qid, question.name, status, points, question.points, **details)
+
+    if not callable(answer):
+        return result(FAILED, detail=f"expected a function named {question.name}, got {type(answer).__name__}")
+    borrowed = borrowed_reference(answer)
+    if borrowed:
+        return result(FAILED, detail=f"not credited: this answer uses the reference {borrowed}; write your own code")
+
+    def disagreement(args: tuple, first: bool = False) -> tuple[_Outcome, _Outcome] | None:
+        expected = _run(question, question.reference, args, stub_means_unattempted=False)
+        actual = _run(question, answer, args, stub_means_unattempted=first, watch=True)
+        return None if _agree(expected, actual) else (expected, actual)
+
+    def failure(args: tuple, pair: tuple[_Outcome, _Outcome], detail: str) -> CheckResult:
+        expected, actual = pair
+        return result(FAILED, detail=detail, counterexample=show_call(question.name, args),
+                      expected=_expected_text(expected), actual=actual.shown)
+
+    try:
+        for index, args in enumerate(question.cases):
+            pair = disagreement(args, first=index == 0)
+            if pair:
+                return failure(args, pair, f"fixed case {index + 1} of {len(question.cases)} disagrees with the reference")
+    except _NotAttempted:
+        return result(NOT_ATTEMPTED, detail="the stub still raises NotImplementedError: replace it with your code")
+    except _Borrowed as error:
+        return result(FAILED, detail=f"not credited: this answer calls the reference {error}; write your own code")
+    if question.inputs is None:
+        return result(PASSED, detail=f"{len(question.cases)} fixed cases", tried=len(question.cases))
+    try:
+        found = find(question.inputs, lambda args: disagreement(args) is not None, settings=SEARCH)
+    except _Borrowed as error:
+        return result(FAILED, detail=f"not credited: this answer calls the reference {error}; write your own code")
+    except NoSuchExample:
+        tried = len(question.cases) + GENERATED_EXAMPLES
+        return result(PASSED, detail=f"{len(question.cases)} fixed cases and up to {GENERATED_EXAMPLES} generated inputs",
+                      tried=tried)
+    except Exception as error:  # e.g. an answer that gives different results for the same input
+        return result(FAILED, detail=f"the generated-input search stopped: {type(error).__name__}: {error}")
+    pair = disagreement(found)
+    if pair is None:
+        return result(FAILED, detail="the answer gave different results for the same input (is it random?)")
+    return failure(found, pair, "smallest generated input found that disagrees with the reference")
+
+
+def questions(lesson: str) -> list[Question]:
+    """The questions of one lesson ('1' .. '4' or '01_assemble_context'), in order."""
+    _load_bank()
+    number = str(int(lesson.split("_")[0]))
+    return [q for qid, q in sorted(REGISTRY.items(), key=lambda kv: _order(kv[0])) if qid.split(".")[0] == f"q{number}"]
+
+
+def _order(qid: str) -> tuple[int, int]:
+    major, minor = qid[1:].split(".")
+    return int(major), int(minor)
+
+
+def grade(namespace: Mapping[str, Any], lesson: str) -> list[CheckResult]:
+    """Check every question of a lesson against the names a notebook defined."""
+    results = []
+    for question in questions(lesson):
+        answer = namespace.get(question.name)
+        if answer is None:
+            results.append(CheckResult(question.qid, question.name, NOT_ATTEMPTED, 0, question.points,
+                                       detail=f"no {question.name} defined"))
+        else:
+            results.append(run_check(question.qid, answer))
+    return results
+
+
+def _load_bank() -> None:
+    """Import the question bank once (it registers itself)."""
+    if not REGISTRY:
+        import packer.questions  # noqa: F401

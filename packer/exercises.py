@@ -1,0 +1,100 @@
+"""Generate exercises/ from solutions/: solution code becomes a loud stub, outputs are cleared.
+
+Run `python -m packer.exercises` (or `make exercises`) from the repository root after editing a
+solution notebook; `--check` only reports whether exercises/ is up to date (exit 1 when stale).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
+MD_SOLUTION = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.DOTALL)
+MD_PLACEHOLDER = "*Write your answer here.*"
+SOLUTION_ONLY = "solution-only"
+
+
+def stub_code(source: str) -> str:
+    """Replace every BEGIN/END SOLUTION block with a NotImplementedError stub at the marker's indent."""
+    out: list[str] = []
+    inside = False
+    for number, line in enumerate(source.splitlines(), 1):
+        stripped = line.strip()
+        if stripped == BEGIN:
+            if inside:
+                raise ValueError(f"line {number}: {BEGIN} inside another solution block")
+            inside = True
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f'{indent}raise NotImplementedError("replace this line with your answer")')
+        elif stripped == END:
+            if not inside:
+                raise ValueError(f"line {number}: {END} without {BEGIN}")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ValueError(f"{BEGIN} is never closed")
+    return "\n".join(out)
+
+
+def to_exercise(solution: nbformat.NotebookNode, lesson: str) -> nbformat.NotebookNode:
+    """The exercise notebook for a solution notebook (the input is not modified)."""
+    exercise = nbformat.from_dict(solution)
+    exercise.metadata.pop("widgets", None)
+    exercise.metadata["workbook"] = {"lesson": lesson}  # lets the grader tell which checks apply
+    cells = []
+    for cell in exercise.cells:
+        if SOLUTION_ONLY in cell.get("metadata", {}).get("tags", []):
+            continue
+        if cell.cell_type == "code":
+            cell.source = stub_code(cell.source)
+            cell.outputs = []
+            cell.execution_count = None
+        elif cell.cell_type == "markdown":
+            cell.source = MD_SOLUTION.sub(MD_PLACEHOLDER, cell.source)
+        cells.append(cell)
+    exercise.cells = cells
+    return exercise
+
+
+def render(notebook: nbformat.NotebookNode) -> str:
+    """The exact file text written for a notebook."""
+    return nbformat.writes(notebook) + "\n"
+
+
+def expected_exercises(root: Path) -> dict[Path, str]:
+    """Every exercise file path under root and the text the generator would write there."""
+    return {
+        root / "exercises" / path.name: render(to_exercise(nbformat.read(path, as_version=4), path.stem))
+        for path in sorted((root / "solutions").glob("*.ipynb"))
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write (or with --check, compare) exercises/ from solutions/."""
+    parser = argparse.ArgumentParser(prog="python -m packer.exercises", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path("."), help="repository root (default: .)")
+    parser.add_argument("--check", action="store_true", help="only report stale exercises; exit 1 if any")
+    args = parser.parse_args(argv)
+    wanted = expected_exercises(args.root)
+    stale = [path for path, text in wanted.items() if not path.exists() or path.read_text() != text]
+    orphans = sorted(set((args.root / "exercises").glob("*.ipynb")) - set(wanted))
+    if args.check:
+        for path in stale + orphans:
+            print(f"stale: {path}")
+        return 1 if stale or orphans else 0
+    for path in stale:
+        path.write_text(wanted[path])
+        print(f"wrote {path}")
+    for path in orphans:
+        print(f"no solution for {path}: left as is")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

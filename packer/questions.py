@@ -1,0 +1,304 @@
+"""The exercise question bank: ids, points, reference answers, fixed cases and generated inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+import packer.chunks
+import packer.prompt
+import packer.section_budget
+import packer.trace
+import packer.utf8
+import packer.validation
+import packer.variants
+from packer.checks import Question, forbid, plain, register
+from packer.counters import count_chars_div4, count_utf8_bytes, count_words
+from packer.prompt import _render
+from packer.section_budget import SECTION_ORDER
+
+# --- shared input generators -------------------------------------------------------------------------
+TEXT = st.text(alphabet="ab é日🙂", max_size=6)
+KEY = st.text(alphabet="abxyz09", min_size=1, max_size=3)
+CHUNK = st.fixed_dictionaries({"text": st.text(alphabet="abcdé", max_size=5), "token_count": st.integers(0, 60)})
+CHUNKS = st.lists(CHUNK, max_size=7)
+SEPARATOR = st.sampled_from(["\n\n", " | ", "", "\n---\n"])
+PASSAGES = st.lists(st.tuples(KEY, TEXT), max_size=6, unique_by=lambda p: p[0])
+QUESTION = st.sampled_from(["why", "Is the FIFO full?", "", "日本?"])
+COUNTER = st.sampled_from([count_words, count_chars_div4, count_utf8_bytes])
+NEGATIVE, BOOL, NOT_AN_INT = st.integers(-30, -1), st.booleans(), st.one_of(st.floats(-5, 50), st.just("10"), st.none())
+NOT_A_COUNT = st.one_of(NEGATIVE, BOOL, NOT_AN_INT)
+HEADER_BYTES = len(packer.utf8.HEADER.encode("utf-8"))
+
+BAD_CHUNK = st.one_of(
+    CHUNK.map(lambda c: {"text": c["text"]}),
+    CHUNK.map(lambda c: {"token_count": c["token_count"]}),
+    st.builds(lambda t, n: {"text": t, "token_count": n}, st.one_of(st.integers(), st.none()), st.integers(0, 9)),
+    st.builds(lambda t, n: {"text": t, "token_count": n}, st.text(max_size=3), NOT_A_COUNT),
+    st.sampled_from(["alpha", ("alpha", 4), None]),
+)
+BAD_KEY = st.sampled_from(["", "a]", "[a", "a\nb", "x\r", 7, None])
+BAD_PASSAGE = st.one_of(
+    st.tuples(BAD_KEY, TEXT), st.tuples(KEY, st.sampled_from([None, 3, b"x"])), st.sampled_from([("a",), "ab", None]),
+)
+
+
+def _insert(items: list, extra: Any, position: int) -> list:
+    """items with `extra` inserted at position (modulo the length), so a defect can sit anywhere."""
+    index = position % (len(items) + 1)
+    return items[:index] + [extra] + items[index:]
+
+
+def _with_duplicate(passages: list, position: int) -> list:
+    """passages with one id repeated (or a fresh pair of twins when there is none)."""
+    if not passages:
+        return [("a", "x"), ("a", "y")]
+    key = passages[position % len(passages)][0]
+    return _insert(passages, (key, "again"), position + 1)
+
+
+POSITION = st.integers(0, 9)
+CHUNKS_ONE_BAD = st.builds(_insert, CHUNKS, BAD_CHUNK, POSITION)
+
+
+def _with_room(question: str, passages: list, extra: int, count: Any) -> tuple:
+    """pack_prompt arguments whose limit leaves `extra` units above the base prompt."""
+    return question, passages, count(_render(question, [])) + extra, count
+
+
+def _constant_counter(result: Any):
+    """A counter that measures every text as `result` (a bad result, or 0 to isolate the limit check)."""
+    def counter(text: str) -> Any:
+        return result
+    counter.__name__ = f"counter_returning_{result!r}"
+    return counter
+
+
+BAD_COUNTER = st.sampled_from([_constant_counter(-2), _constant_counter(1.0), _constant_counter(None), _constant_counter(True)])
+
+
+def section_result(result: Any) -> tuple:
+    """Compare check_sections answers by their three promised attributes."""
+    return (result.ok, result.message, result.total)
+
+
+EXAMPLE = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
+           {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]
+SEED_PASSAGES = [("a", "one two"), ("b", "one two three four five"), ("c", "six")]
+
+CHUNK_INPUTS_MAYBE_BAD = st.one_of(  # valid input, or valid input with exactly one defect (one branch per kind)
+    st.tuples(CHUNKS, st.integers(0, 150), SEPARATOR),
+    *[st.tuples(CHUNKS, bad, SEPARATOR) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
+    st.tuples(CHUNKS_ONE_BAD, st.integers(0, 150), SEPARATOR),
+    st.tuples(CHUNKS, st.integers(0, 150), st.sampled_from([0, None, b"\n\n"])),
+)
+CHARGED_INPUTS_MAYBE_BAD = st.one_of(
+    st.tuples(CHUNKS, st.integers(0, 150), st.integers(0, 12)),
+    *[st.tuples(CHUNKS, st.integers(0, 150), bad) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
+    *[st.tuples(CHUNKS, bad, st.integers(0, 12)) for bad in (NEGATIVE, BOOL)],
+    st.tuples(CHUNKS_ONE_BAD, st.integers(0, 150), st.integers(0, 12)),
+)
+
+# --- lesson 01: assemble_context ---------------------------------------------------------------------
+register(Question(
+    "q1.1", "assemble_context", 3, "greedy packing with skip-and-continue",
+    packer.chunks.assemble_context,
+    cases=((EXAMPLE, 100), ([], 100), (EXAMPLE, 10), (EXAMPLE, 90), (EXAMPLE, 100, " | "),
+           ([{"text": "big", "token_count": 500}, {"text": "small", "token_count": 5}], 20)),
+    inputs=st.tuples(CHUNKS, st.integers(0, 150), SEPARATOR),
+))
+register(Question(
+    "q1.2", "assemble_context", 2, "refuse bad input with ValueError",
+    packer.chunks.assemble_context,
+    cases=((EXAMPLE, -1), (EXAMPLE, True), (EXAMPLE, 10.0), (EXAMPLE, "100"), (EXAMPLE, 100, None),
+           ([{"text": "a"}], 10), ([{"token_count": 1}], 10), ([{"text": 1, "token_count": 1}], 10),
+           ([{"text": "a", "token_count": -1}], 10), ([{"text": "a", "token_count": True}], 10),
+           ([{"text": "a", "token_count": 2.0}], 10), (EXAMPLE + [{"text": "z", "token_count": -3}], 100),
+           ("alpha", 10), ({}, 10), ("", 10), (EXAMPLE, 100)),
+    inputs=CHUNK_INPUTS_MAYBE_BAD,
+))
+register(Question(
+    "q1.3", "assemble_prefix", 2, "variant: stop at the first chunk that does not fit",
+    packer.variants.assemble_prefix,
+    cases=((EXAMPLE, 100), ([], 5), (EXAMPLE, 70), (EXAMPLE, True), (EXAMPLE, 100, None),
+           (EXAMPLE + [{"text": "z", "token_count": -3}], 70), ([{"text": "a", "token_count": 1}, None], 0)),
+    inputs=CHUNK_INPUTS_MAYBE_BAD,
+))
+register(Question(
+    "q1.4", "assemble_charged", 2, "variant: the separator costs tokens too",
+    packer.variants.assemble_charged,
+    cases=((EXAMPLE, 100, 5), (EXAMPLE, 100, 0), ([], 10, 3), (EXAMPLE, 40, 50), (EXAMPLE, 30, 5),
+           (EXAMPLE, 100, True), (EXAMPLE, 100, -1), (EXAMPLE, -1, 5), (EXAMPLE + [{"text": "z", "token_count": -3}], 100, 5)),
+    inputs=CHARGED_INPUTS_MAYBE_BAD,
+))
+PREDICT_CHUNKS = [{"text": "intro", "token_count": 25}, {"text": "method", "token_count": 60},
+                  {"text": "result", "token_count": 30}, {"text": "limits", "token_count": 10}]
+register(Question(
+    "q1.5", "predict_q1_5", 1, "predict: assemble_context(PREDICT_CHUNKS, 70, ' | ')",
+    lambda: packer.chunks.assemble_context(PREDICT_CHUNKS, 70, " | "), cases=((),),
+))
+
+# --- lesson 02: the full-prompt packer ---------------------------------------------------------------
+register(Question(
+    "q2.1", "render_prompt", 2, "render the exact prompt text",
+    packer.prompt.render_prompt,
+    cases=(("why", SEED_PASSAGES), ("why", []), ("", [("x", "")])),
+    inputs=st.tuples(QUESTION, PASSAGES),
+))
+register(Question(
+    "q2.2", "pack_prompt", 3, "re-measure the complete prompt for every candidate",
+    packer.prompt.pack_prompt,
+    cases=(("why", SEED_PASSAGES, 9, count_words), ("why", [], 4, count_words),
+           ("why", SEED_PASSAGES, 13, count_words), ("why", [("a", "aaaaa"), ("b", "bbbbb")], 10, count_chars_div4)),
+    inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
+))
+register(Question(
+    "q2.3", "pack_prompt", 2, "refuse bad input with ValueError",
+    packer.prompt.pack_prompt,
+    cases=(("why", SEED_PASSAGES, 3, count_words), ("why", [("a", "x"), ("a", "y")], 20, count_words),
+           ("why", [("", "x")], 20, count_words), ("why", [("a]", "x")], 20, count_words),
+           ("why", [("a\nb", "x")], 20, count_words), ("why", [(1, "x")], 20, count_words),
+           ("why", [("a", None)], 20, count_words), ("why", SEED_PASSAGES, -1, count_words),
+           ("why", SEED_PASSAGES, True, count_words), ("why", SEED_PASSAGES, 9, _constant_counter(2.5)),
+           ("why", SEED_PASSAGES, 9, _constant_counter(-1)), ("why", SEED_PASSAGES, 9, _constant_counter(True)),
+           ("why", SEED_PASSAGES, True, _constant_counter(0)), ("why", SEED_PASSAGES, False, _constant_counter(0)),
+           ("why", SEED_PASSAGES, 9, count_words)),
+    inputs=st.one_of(  # valid input, or valid input with exactly one defect
+        st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
+        st.builds(_with_room, QUESTION, PASSAGES, st.integers(-12, -1), COUNTER),
+        *[st.tuples(QUESTION, PASSAGES, bad, COUNTER) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
+        st.builds(_with_room, QUESTION, st.builds(_insert, PASSAGES, BAD_PASSAGE, POSITION), st.integers(0, 40), COUNTER),
+        st.builds(_with_room, QUESTION, st.builds(_with_duplicate, PASSAGES, POSITION), st.integers(0, 40), COUNTER),
+        st.tuples(QUESTION, PASSAGES, st.integers(0, 60), BAD_COUNTER),
+    ),
+))
+PREDICT_QUESTION = "Is the FIFO full?"
+PREDICT_PASSAGES = [("p1", "Reset is active low."),
+                    ("p2", "The FIFO holds eight entries and asserts full when all are used."),
+                    ("p3", "Full blocks writes.")]
+
+
+def _predict_q2_4() -> tuple[list[str], list[str]]:
+    chosen, skipped, _ = packer.prompt.pack_prompt(PREDICT_QUESTION, PREDICT_PASSAGES, 30, count_chars_div4)
+    return [key for key, _ in chosen], skipped
+
+
+register(Question(
+    "q2.4", "predict_q2_4", 1, "predict: chosen and skipped ids at limit 30 with chars/4",
+    _predict_q2_4, cases=((),),
+))
+
+# --- lesson 03: the UTF-8 byte packer ----------------------------------------------------------------
+def _utf8_args(passages: list, reserve: int, extra: int) -> tuple:
+    return passages, HEADER_BYTES + reserve + extra, reserve
+
+
+UTF8_INPUTS_MAYBE_BAD = st.one_of(  # valid input, or valid input with exactly one defect
+    st.builds(_utf8_args, PASSAGES, st.integers(0, 8), st.integers(0, 50)),
+    st.builds(_utf8_args, PASSAGES, st.integers(0, 8), st.integers(-9, -1)),
+    *[st.tuples(PASSAGES, bad, st.integers(0, 8)) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
+    *[st.tuples(PASSAGES, st.integers(9, 60), bad) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
+    st.builds(_utf8_args, st.builds(_insert, PASSAGES, BAD_PASSAGE, POSITION), st.integers(0, 8), st.integers(0, 50)),
+    st.builds(_utf8_args, st.builds(_with_duplicate, PASSAGES, POSITION), st.integers(0, 8), st.integers(0, 50)),
+)
+
+
+register(Question(
+    "q3.1", "pack_utf8", 3, "keep whole passages while payload bytes plus reserve fit",
+    packer.utf8.pack_utf8,
+    cases=(([("a", "é")], 16, 0), ([("a", "é")], 15, 0), ([("a", "é")], 17, 1), ([], 9, 0),
+           ([("a", "x"), ("b", "y" * 40), ("c", "z")], 30, 0)),
+    inputs=st.builds(_utf8_args, PASSAGES, st.integers(0, 8), st.integers(0, 50)),
+))
+register(Question(
+    "q3.2", "pack_utf8", 2, "refuse bad input with ValueError",
+    packer.utf8.pack_utf8,
+    cases=(([("a", "é")], 16, -1), ([("a", "é")], True, 0), ([("a", "é")], 16, False), ([("a", "é")], 16.0, 0),
+           ([], 8, 0), ([], 10, 2), ([("a", "x"), ("a", "y")], 99, 0), ([("", "x")], 99, 0),
+           ([("a]", "x")], 99, 0), ([("a", 5)], 99, 0), ([("a", "x"), ("b\n", "y")], 99, 0), ([("a", "é")], 16, 0)),
+    inputs=UTF8_INPUTS_MAYBE_BAD,
+))
+register(Question(
+    "q3.3", "pack_utf8_report", 2, "variant: also report the skipped ids",
+    packer.variants.pack_utf8_report,
+    cases=(([("a", "x"), ("b", "y" * 40), ("c", "z")], 30, 0), ([], 9, 0), ([], 8, 0), ([("a", "x"), ("a", "y")], 99, 0)),
+    inputs=UTF8_INPUTS_MAYBE_BAD,
+))
+PREDICT_UTF8 = [("q", "naïve café"), ("r", "日本語のテキスト"), ("s", "ok")]
+
+
+def _predict_q3_4() -> tuple[list[str], int]:
+    text, kept = packer.utf8.pack_utf8(PREDICT_UTF8, 40, 4)
+    return kept, len(text.encode("utf-8"))
+
+
+register(Question(
+    "q3.4", "predict_q3_4", 1, "predict: kept ids and payload bytes at limit 40, reserve 4",
+    _predict_q3_4, cases=((),),
+))
+
+# --- lesson 04: the section budget -------------------------------------------------------------------
+SECTION_TEXT = st.one_of(st.text(alphabet="ab .:", max_size=12), st.sampled_from(["", "  ", "Return KEY: VALUE lines."]))
+SECTIONS_MAYBE_MISSING = st.fixed_dictionaries({}, optional={key: SECTION_TEXT for key in SECTION_ORDER})
+SECTIONS_ALL = st.fixed_dictionaries({key: SECTION_TEXT for key in SECTION_ORDER})
+FIFO = packer.section_budget.FIFO_EXAMPLE
+STATED = packer.section_budget.STATED_SECTION_CHARS
+
+register(Question(
+    "q4.1", "estimate_tokens", 1, "the chars/4 estimate, rounded up",
+    packer.section_budget.estimate_tokens,
+    cases=(("",), ("a",), ("abcd",), ("abcde",), ("日本語",)),
+    inputs=st.tuples(st.text(max_size=40)),
+))
+register(Question(
+    "q4.2", "build_prompt", 2, "the five tagged sections in order",
+    packer.section_budget.build_prompt,
+    cases=((FIFO,),),
+    inputs=st.tuples(SECTIONS_ALL),
+))
+register(Question(
+    "q4.3", "check_sections", 3, "PASS/FAIL checks on the assembled prompt",
+    packer.section_budget.check_sections,
+    cases=((FIFO, 500), (FIFO, 88), (FIFO, 87), ({**FIFO, "context": " "}, 500),
+           ({**FIFO, "format": "free text"}, 500), ({k: v for k, v in FIFO.items() if k != "task"}, 500),
+           ({**FIFO, "format": "Free text.", "examples": "Answer with KEY: VALUE lines."}, 500)),
+    inputs=st.tuples(st.one_of(SECTIONS_ALL, SECTIONS_MAYBE_MISSING), st.integers(0, 60)),
+    normalize=section_result,
+))
+register(Question(
+    "q4.4", "plan_headroom", 2, "variant: planned tokens, headroom and headroom percent",
+    packer.variants.plan_headroom,
+    cases=((STATED, 500), ({k: 0 for k in SECTION_ORDER}, 10), ({k: 401 for k in SECTION_ORDER}, 400),
+           (STATED, 0), (STATED, True), ({**STATED, "intro": 5}, 500), ({k: v for k, v in STATED.items() if k != "task"}, 500),
+           ({**STATED, "task": -1}, 500), ({**STATED, "task": 4.0}, 500), ({**STATED, "task": True}, 500),
+           ([("task", 160)], 500)),
+    inputs=st.tuples(st.fixed_dictionaries({key: st.integers(0, 900) for key in SECTION_ORDER}), st.integers(1, 900)),
+))
+PREDICT_SECTIONS = {
+    "task": "Summarise the incident.",
+    "context": "Disk full on node 7 at 02:10; writes failed for 12 minutes.",
+    "constraints": "One paragraph.",
+    "format": "Return KEY: VALUE lines.",
+    "examples": "SUMMARY: disk full",
+}
+
+
+def _predict_q4_5() -> tuple[int, int]:
+    estimate = packer.section_budget.estimate_tokens
+    parts = sum(estimate(text) for text in PREDICT_SECTIONS.values())
+    return parts, estimate(packer.section_budget.build_prompt(PREDICT_SECTIONS))
+
+
+register(Question(
+    "q4.5", "predict_q4_5", 1, "predict: sum of section estimates vs estimate of the assembled prompt",
+    _predict_q4_5, cases=((),),
+))
+
+# Answers may not be, or call, the reference implementations or their building blocks.
+for module in (packer.chunks, packer.prompt, packer.utf8, packer.section_budget, packer.validation,
+               packer.variants, packer.trace):
+    forbid(*[value for name, value in vars(module).items()
+             if callable(value) and not isinstance(value, type) and getattr(value, "__module__", "") == module.__name__])
+forbid(count_chars_div4, watch=False)  # a counter learners pass in; naming it in an answer is still borrowing
+__all__ = ["plain", "section_result"]

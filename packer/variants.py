@@ -1,0 +1,52 @@
+"""Reference versions of the exercise variants: each changes one rule of a lesson's packer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from packer.chunks import _chunk_parts
+from packer.section_budget import plan_budget
+from packer.utf8 import pack_utf8
+from packer.validation import require_count, require_list, require_str
+
+
+def assemble_prefix(chunks: Any, max_tokens: int, separator: str = "\n\n") -> tuple[str, int]:
+    """Like assemble_context, but stop at the first chunk that does not fit (a strict relevance prefix)."""
+    require_count("max_tokens", max_tokens)
+    require_str("separator", separator)
+    parts = [_chunk_parts(i, c) for i, c in enumerate(require_list("chunks", chunks))]
+    selected, used = [], 0
+    for text, cost in parts:
+        if used + cost > max_tokens:
+            break
+        selected.append(text)
+        used += cost
+    return separator.join(selected), used
+
+
+def assemble_charged(chunks: Any, max_tokens: int, separator_tokens: int) -> tuple[str, int]:
+    """Like assemble_context, but every separator between two kept chunks costs separator_tokens."""
+    require_count("max_tokens", max_tokens)
+    require_count("separator_tokens", separator_tokens)
+    parts = [_chunk_parts(i, c) for i, c in enumerate(require_list("chunks", chunks))]
+    selected, used = [], 0
+    for text, cost in parts:
+        extra = cost + (separator_tokens if selected else 0)
+        if used + extra <= max_tokens:
+            selected.append(text)
+            used += extra
+    return "\n\n".join(selected), used
+
+
+def pack_utf8_report(passages: Any, limit: int, reserve: int) -> tuple[str, list[str], list[str]]:
+    """pack_utf8 that also reports the ids it skipped, in order."""
+    text, kept = pack_utf8(passages, limit, reserve)
+    kept_set = set(kept)
+    return text, kept, [key for key, _ in passages if key not in kept_set]
+
+
+def plan_headroom(section_chars: Mapping[str, int], budget: int) -> tuple[int, int, int]:
+    """(planned tokens, headroom tokens, headroom as a whole percent of the budget, rounded down)."""
+    plan = plan_budget(section_chars, budget)
+    return plan.total_tokens, plan.headroom, plan.headroom * 100 // plan.budget
