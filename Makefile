@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lab test outputs exercises bench clean
+.PHONY: venv lab test outputs exercises grade demo-class bench bench-grade clean
 
 # Reinstall only when pyproject.toml is newer than the last install.
 $(STAMP): pyproject.toml
@@ -31,8 +31,21 @@ outputs: $(STAMP)
 exercises: $(STAMP)
 	$(BIN)/python -m packer.exercises
 
+# Grade a folder of submitted exercise notebooks: make grade SUBMISSIONS=path/to/folder [OUT=grades]
+SUBMISSIONS ?= submissions
+OUT ?= grades
+grade: $(STAMP)
+	$(BIN)/python -m packer.grade $(SUBMISSIONS) --out $(OUT)
+
+# A made-up class of 40 submissions (correct, wrong, hostile) to try the grader on.
+demo-class: $(STAMP)
+	$(BIN)/python -m packer.demo_class demo-class
+
 bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py
 
+bench-grade: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_grade.py
+
 clean:
-	rm -rf $(VENV) *.egg-info .hypothesis
+	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades

@@ -9,7 +9,9 @@ from __future__ import annotations
 import builtins
 import copy
 import dis
+import hashlib
 import os
+import re
 import sys
 import types
 from collections.abc import Callable, Mapping
@@ -174,6 +176,7 @@ def _expected_text(outcome: _Outcome) -> str:
 REGISTRY: dict[str, Question] = {}
 _FORBIDDEN: dict[int, str] = {}
 _WATCHED: dict[types.CodeType, str] = {}
+_FORBIDDEN_CODE: dict[str, tuple[str, bool]] = {}  # code_key -> (name, watched), to spot copies
 
 
 def register(question: Question) -> Question:
@@ -184,13 +187,51 @@ def register(question: Question) -> Question:
     return question
 
 
+def code_key(function: Any) -> str:
+    """A digest of a function's compiled code that is equal for two imports of the same definition
+    (unlike marshal, it ignores reference counts and the hash seed's set order)."""
+    code = getattr(function, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return "builtin:" + getattr(function, "__qualname__", type(function).__qualname__)
+    return hashlib.sha256(repr(_code_shape(code)).encode()).hexdigest()
+
+
+def _code_shape(code: types.CodeType) -> tuple:
+    def const(value: Any) -> Any:
+        if isinstance(value, types.CodeType):
+            return _code_shape(value)
+        if isinstance(value, frozenset):
+            return ("frozenset", sorted(repr(const(v)) for v in value))
+        if isinstance(value, tuple):
+            return tuple(const(v) for v in value)
+        return repr(value)
+    return (code.co_name, code.co_code, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars,
+            tuple(const(c) for c in code.co_consts))
+
+
 def forbid(*functions: Callable[..., Any], watch: bool = True) -> None:
     """Mark reference functions an answer may not be, name, or (when watched) call while it runs."""
     for function in functions:
         name = f"{function.__module__}.{function.__qualname__}"
         _FORBIDDEN[id(function)] = name
-        if watch and hasattr(function, "__code__"):
-            _WATCHED[function.__code__] = name
+        if hasattr(function, "__code__"):
+            _FORBIDDEN_CODE[code_key(function)] = (name, watch)
+            if watch:
+                _WATCHED[function.__code__] = name
+
+
+def forbid_copies(modules: Any) -> None:
+    """Forbid every function in `modules` compiled from the same code as a forbidden one (another import
+    of packer, such as the one a notebook made before the grader loaded its own fresh copy)."""
+    for module in modules:
+        for function in list(vars(module).values()):
+            code = getattr(function, "__code__", None)
+            known = _FORBIDDEN_CODE.get(code_key(function)) if isinstance(code, types.CodeType) else None
+            if known:
+                name, watch = known
+                _FORBIDDEN[id(function)] = name
+                if watch:
+                    _WATCHED[code] = name
 
 
 def _code_objects(code: types.CodeType) -> list[types.CodeType]:
@@ -315,7 +356,10 @@ def evaluate(question: Question, answer: Any) -> CheckResult:
 def questions(lesson: str) -> list[Question]:
     """The questions of one lesson ('1' .. '4' or '01_assemble_context'), in order."""
     _load_bank()
-    number = str(int(lesson.split("_")[0]))
+    match = re.match(r"\d+", str(lesson))
+    if not match:
+        raise ValueError(f"lesson: expected a number or a slug like '01_assemble_context', got {lesson!r}")
+    number = str(int(match.group()))
     return [q for qid, q in sorted(REGISTRY.items(), key=lambda kv: _order(kv[0])) if qid.split(".")[0] == f"q{number}"]
 
 
