@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
-from hypothesis.errors import NoSuchExample
+from hypothesis.errors import Flaky, NoSuchExample
 from hypothesis.strategies import SearchStrategy
 
 PASSED, FAILED, NOT_ATTEMPTED, DEFERRED = "passed", "failed", "not attempted", "deferred"
@@ -31,6 +31,8 @@ SEARCH = settings(
     verbosity=Verbosity.quiet, print_blob=False,
 )
 _SHOWN = 240  # characters of a value shown in feedback before it is shortened
+UNSTABLE = "the answer gave different results for the same input (is it random, or does it keep state between calls?)"
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def plain(value: Any) -> Any:
@@ -111,10 +113,11 @@ def _short(text: str) -> str:
 
 
 def _show(value: Any) -> str:
-    """repr for feedback, with functions shown by name (never by memory address)."""
+    """repr for feedback, with functions shown by name and no memory addresses (the text must not
+    change from run to run)."""
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
         return value.__name__
-    return _short(repr(value))
+    return _short(_ADDRESS.sub("", repr(value)))
 
 
 def show_call(name: str, args: tuple) -> str:
@@ -123,14 +126,22 @@ def show_call(name: str, args: tuple) -> str:
 
 
 def _watched(func: Callable[..., Any], args: tuple) -> Any:
-    """Call an answer while watching for calls into reference code made from outside packer."""
+    """Call an answer while watching for calls into reference code. Calls made inside a function the
+    answer was given as an argument (a counter passed to pack_prompt, say) are the caller's, not the
+    answer's, and are not watched."""
     borrowed: list[str] = []
+    given = {getattr(arg, "__code__", None) for arg in args if callable(arg)} - {None}
+    inside_given = 0
 
     def profiler(frame: types.FrameType, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code in _WATCHED:
-            caller = frame.f_back
-            if caller is None or not caller.f_globals.get("__name__", "").startswith("packer."):
+        nonlocal inside_given
+        if event == "call":
+            if inside_given or frame.f_code in given:
+                inside_given += 1
+            elif frame.f_code in _WATCHED:
                 borrowed.append(_WATCHED[frame.f_code])
+        elif event == "return" and inside_given:
+            inside_given -= 1
 
     previous = sys.getprofile()
     sys.setprofile(profiler)
@@ -160,7 +171,8 @@ def _run(question: Question, func: Callable[..., Any], args: tuple, *, stub_mean
     try:
         normalized = question.normalize(value)
     except Exception:
-        return _Outcome(None, ("unreadable result", repr(value)), _short(f"{value!r} (not the expected shape)"))
+        shown = _show(value)
+        return _Outcome(None, ("unreadable result", shown), _short(f"{shown} (not the expected shape)"))
     return _Outcome(None, normalized, _show(value))
 
 
@@ -345,11 +357,13 @@ def evaluate(question: Question, answer: Any) -> CheckResult:
         tried = len(question.cases) + GENERATED_EXAMPLES
         return result(PASSED, detail=f"{len(question.cases)} fixed cases and up to {GENERATED_EXAMPLES} generated inputs",
                       tried=tried)
-    except Exception as error:  # e.g. an answer that gives different results for the same input
+    except Flaky:
+        return result(FAILED, detail=UNSTABLE)
+    except Exception as error:
         return result(FAILED, detail=f"the generated-input search stopped: {type(error).__name__}: {error}")
     pair = disagreement(found)
     if pair is None:
-        return result(FAILED, detail="the answer gave different results for the same input (is it random?)")
+        return result(FAILED, detail=UNSTABLE)
     return failure(found, pair, "smallest generated input found that disagrees with the reference")
 
 

@@ -22,23 +22,23 @@ SOLUTION_ONLY = "solution-only"
 def stub_code(source: str) -> str:
     """Replace every BEGIN/END SOLUTION block with a NotImplementedError stub at the marker's indent."""
     out: list[str] = []
-    inside = False
+    opened = 0  # the line number of the open BEGIN marker, 0 when outside a block
     for number, line in enumerate(source.splitlines(), 1):
         stripped = line.strip()
-        if stripped == BEGIN:
-            if inside:
-                raise ValueError(f"line {number}: {BEGIN} inside another solution block")
-            inside = True
+        if stripped.startswith(BEGIN):
+            if opened:
+                raise ValueError(f"line {number}: {BEGIN} inside another solution block (opened on line {opened})")
+            opened = number
             indent = line[: len(line) - len(line.lstrip())]
             out.append(f'{indent}raise NotImplementedError("replace this line with your answer")')
-        elif stripped == END:
-            if not inside:
+        elif stripped.startswith(END):
+            if not opened:
                 raise ValueError(f"line {number}: {END} without {BEGIN}")
-            inside = False
-        elif not inside:
+            opened = 0
+        elif not opened:
             out.append(line)
-    if inside:
-        raise ValueError(f"{BEGIN} is never closed")
+    if opened:
+        raise ValueError(f"line {opened}: {BEGIN} is never closed")
     return "\n".join(out)
 
 
@@ -48,15 +48,20 @@ def to_exercise(solution: nbformat.NotebookNode, lesson: str) -> nbformat.Notebo
     exercise.metadata.pop("widgets", None)
     exercise.metadata["workbook"] = {"lesson": lesson}  # lets the grader tell which checks apply
     cells = []
-    for cell in exercise.cells:
+    for index, cell in enumerate(exercise.cells):
         if SOLUTION_ONLY in cell.get("metadata", {}).get("tags", []):
             continue
-        if cell.cell_type == "code":
-            cell.source = stub_code(cell.source)
-            cell.outputs = []
-            cell.execution_count = None
-        elif cell.cell_type == "markdown":
-            cell.source = MD_SOLUTION.sub(MD_PLACEHOLDER, cell.source)
+        try:
+            if cell.cell_type == "code":
+                cell.source = stub_code(cell.source)
+                cell.outputs = []
+                cell.execution_count = None
+            elif cell.cell_type == "markdown":
+                cell.source = MD_SOLUTION.sub(MD_PLACEHOLDER, cell.source)
+        except ValueError as error:
+            raise ValueError(f"cell {index}: {error}") from None
+        if "BEGIN SOLUTION" in cell.source or "END SOLUTION" in cell.source:
+            raise ValueError(f"cell {index}: an unmatched or malformed solution marker would leak the answer")
         cells.append(cell)
     exercise.cells = cells
     return exercise
@@ -69,10 +74,13 @@ def render(notebook: nbformat.NotebookNode) -> str:
 
 def expected_exercises(root: Path) -> dict[Path, str]:
     """Every exercise file path under root and the text the generator would write there."""
-    return {
-        root / "exercises" / path.name: render(to_exercise(nbformat.read(path, as_version=4), path.stem))
-        for path in sorted((root / "solutions").glob("*.ipynb"))
-    }
+    wanted = {}
+    for path in sorted((root / "solutions").glob("*.ipynb")):
+        try:
+            wanted[root / "exercises" / path.name] = render(to_exercise(nbformat.read(path, as_version=4), path.stem))
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+    return wanted
 
 
 def main(argv: list[str] | None = None) -> int:

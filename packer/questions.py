@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 from hypothesis import strategies as st
@@ -13,7 +14,7 @@ import packer.trace
 import packer.utf8
 import packer.validation
 import packer.variants
-from packer.checks import Question, forbid, plain, register
+from packer.checks import REGISTRY, Question, forbid, plain, register
 from packer.counters import count_chars_div4, count_utf8_bytes, count_words
 from packer.prompt import _render
 from packer.section_budget import SECTION_ORDER
@@ -300,5 +301,8 @@ for module in (packer.chunks, packer.prompt, packer.utf8, packer.section_budget,
                packer.variants, packer.trace):
     forbid(*[value for name, value in vars(module).items()
              if callable(value) and not isinstance(value, type) and getattr(value, "__module__", "") == module.__name__])
-forbid(count_chars_div4, watch=False)  # a counter learners pass in; naming it in an answer is still borrowing
+forbid(count_chars_div4)  # watched, except while it runs as a counter an answer was given
+forbid(*[question.reference for question in REGISTRY.values()])  # the predictions' references too
+forbid(*[value for value in list(globals().values()) if isinstance(value, types.FunctionType)
+         and value.__module__ == __name__ and value.__name__.startswith("_predict")])
 __all__ = ["plain", "section_result"]

@@ -1,0 +1,603 @@
+"""The self-check engine as a specification: what a learner reads, what is graded, and what is not credited.
+
+Learner answers are written as notebook code (executed in a fresh `__main__` namespace, as a kernel would),
+so the engine sees them exactly as it sees a real learner's functions.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import re
+import textwrap
+from dataclasses import replace
+
+import pytest
+from IPython.lib.pretty import pretty
+
+import packer
+import packer.questions
+from packer.checks import (
+    DEFER_VARIABLE,
+    DEFERRED,
+    FAILED,
+    NOT_ATTEMPTED,
+    PASSED,
+    REGISTRY,
+    CheckResult,
+    Question,
+    _question,
+    check,
+    evaluate,
+    grade,
+    questions,
+    register,
+    run_check,
+)
+
+LESSON_1 = "01_assemble_context"
+
+
+def learner(source: str) -> dict:
+    """Run notebook cells' code in a fresh namespace and return it (the learner's names)."""
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(textwrap.dedent(source), "<learner cell>", "exec"), namespace)
+    return namespace
+
+
+@pytest.fixture(autouse=True)
+def _checks_run_now(monkeypatch):
+    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
+
+
+# A correct learner answer to q1.1 and q1.2, with its own validation helper.
+ASSEMBLE = """
+def _require_count(name, value):
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    _require_count("max_tokens", max_tokens)
+    if not isinstance(separator, str):
+        raise ValueError("separator must be a str")
+    if not isinstance(chunks, list):
+        raise ValueError("chunks must be a list")
+    for index, chunk in enumerate(chunks):
+        if not isinstance(chunk, dict) or "text" not in chunk or "token_count" not in chunk:
+            raise ValueError(f"chunk {index}: needs text and token_count")
+        if not isinstance(chunk["text"], str):
+            raise ValueError(f"chunk {index}: text must be a str")
+        _require_count(f"chunk {index}: token_count", chunk["token_count"])
+    kept, used = [], 0
+    for chunk in chunks:
+        if used + chunk["token_count"] <= max_tokens:
+            kept.append(chunk["text"])
+            used += chunk["token_count"]
+    return separator.join(kept), used
+"""
+good_assemble = learner(ASSEMBLE)["assemble_context"]
+
+STUB = learner("""
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    \"\"\"Keep whole chunks in rank order while their token counts fit; skip the rest and continue.\"\"\"
+    raise NotImplementedError("replace this line with your answer")
+""")["assemble_context"]
+
+STOPS_AT_FIRST_OVERFLOW = learner("""
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    kept, used = [], 0
+    for chunk in chunks:
+        if used + chunk["token_count"] > max_tokens:
+            break
+        kept.append(chunk["text"])
+        used += chunk["token_count"]
+    return separator.join(kept), used
+""")["assemble_context"]
+
+# A correct learner answer to q2.2 and q2.3; every measurement goes through _measure.
+PACK_PROMPT = """
+def _render(question, passages):
+    return "Question: " + question + "\\nSources:\\n" + "".join(f"[{k}] {t}\\n" for k, t in passages) + "Answer:"
+
+def _measure(count, text):
+    units = count(text)
+    if type(units) is not int or units < 0:
+        raise ValueError(f"count must return a non-negative int, got {units!r}")
+    return units
+
+def pack_prompt(question, passages, limit, count):
+    if not isinstance(question, str) or not callable(count) or not isinstance(passages, (list, tuple)):
+        raise ValueError("bad question, count or passages")
+    if type(limit) is not int or limit < 0:
+        raise ValueError(f"limit must be a non-negative int, got {limit!r}")
+    seen = set()
+    for item in passages:
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
+            raise ValueError(f"not an (id, text) pair: {item!r}")
+        key, text = item
+        if not isinstance(key, str) or not key or any(c in key for c in "[]\\r\\n") or key in seen:
+            raise ValueError(f"bad id {key!r}")
+        if not isinstance(text, str):
+            raise ValueError(f"text of {key!r} must be a str")
+        seen.add(key)
+    prompt = _render(question, [])
+    if _measure(count, prompt) > limit:
+        raise ValueError("the base prompt alone is over the limit")
+    chosen, skipped = [], []
+    for key, text in passages:
+        candidate = _render(question, chosen + [(key, text)])
+        if _measure(count, candidate) <= limit:
+            chosen.append((key, text))
+            prompt = candidate
+        else:
+            skipped.append(key)
+    return chosen, skipped, prompt
+"""
+
+# Adds per-passage counts instead of re-measuring the whole prompt (q2.2's classic mistake).
+PACK_PROMPT_ADDING = learner("""
+def render(question, passages):
+    return "Question: " + question + "\\nSources:\\n" + "".join(f"[{k}] {t}\\n" for k, t in passages) + "Answer:"
+
+def pack_prompt(question, passages, limit, count):
+    used = count(render(question, []))
+    chosen, skipped = [], []
+    for key, text in passages:
+        cost = count(f"[{key}] {text}\\n")
+        if used + cost <= limit:
+            chosen.append((key, text))
+            used += cost
+        else:
+            skipped.append(key)
+    return chosen, skipped, render(question, chosen)
+""")["pack_prompt"]
+
+
+# --- what a learner reads ----------------------------------------------------------------------------
+def test_a_passed_result_reads_as_headline_and_detail():
+    result = CheckResult("q1.1", "assemble_context", PASSED, 3, 3, detail="6 fixed cases", tried=6)
+    assert str(result) == "q1.1 assemble_context: PASSED (3/3 points)\n  6 fixed cases"
+
+
+def test_a_failed_result_shows_input_expected_and_actual_aligned():
+    result = CheckResult("q1.1", "assemble_context", FAILED, 0, 3, detail="fixed case 1 of 6 disagrees",
+                         counterexample="assemble_context([], 5)", expected="('', 0)", actual="('', 1)")
+    assert result.lines() == [
+        "q1.1 assemble_context: FAILED (0/3 points)",
+        "  fixed case 1 of 6 disagrees",
+        "  input:    assemble_context([], 5)",
+        "  expected: ('', 0)",
+        "  actual:   ('', 1)",
+    ]
+    assert str(result) == "\n".join(result.lines())
+
+
+def test_a_not_attempted_result_reads_as_headline_and_detail():
+    result = CheckResult("q2.4", "predict_q2_4", NOT_ATTEMPTED, 0, 1, detail="no predict_q2_4 defined")
+    assert str(result) == "q2.4 predict_q2_4: NOT ATTEMPTED (0/1 points)\n  no predict_q2_4 defined"
+    assert CheckResult("q2.4", "predict_q2_4", NOT_ATTEMPTED, 0, 1).lines() == ["q2.4 predict_q2_4: NOT ATTEMPTED (0/1 points)"]
+
+
+def test_real_results_have_the_documented_lines():
+    passed, failed, stub = run_check("q1.1", good_assemble), run_check("q1.1", STOPS_AT_FIRST_OVERFLOW), run_check("q1.1", STUB)
+    assert str(passed) == "q1.1 assemble_context: PASSED (3/3 points)\n  6 fixed cases and up to 120 generated inputs"
+    assert failed.lines()[0] == "q1.1 assemble_context: FAILED (0/3 points)"
+    assert [line[:12] for line in failed.lines()[2:]] == ["  input:    ", "  expected: ", "  actual:   "]
+    assert failed.counterexample.startswith("assemble_context(") and failed.expected != failed.actual
+    assert str(stub).splitlines()[0] == "q1.1 assemble_context: NOT ATTEMPTED (0/3 points)"
+
+
+@pytest.mark.parametrize("answer", [good_assemble, STOPS_AT_FIRST_OVERFLOW, STUB], ids=["passed", "failed", "stub"])
+def test_notebooks_display_the_same_text_as_str(answer):
+    result = run_check("q1.1", answer)
+    assert pretty(result) == str(result)
+
+
+def test_as_dict_is_plain_json_data_that_round_trips():
+    result = run_check("q1.1", STOPS_AT_FIRST_OVERFLOW)
+    data = result.as_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert CheckResult(**data) == result
+    assert {"qid", "name", "status", "points", "max_points", "detail", "counterexample", "expected", "actual",
+            "tried"} == set(data)
+
+
+# --- what is graded how ------------------------------------------------------------------------------
+@pytest.mark.parametrize("defer", [None, "1"])
+def test_an_unknown_question_is_a_value_error_naming_it(monkeypatch, defer):
+    if defer:
+        monkeypatch.setenv(DEFER_VARIABLE, defer)
+    with pytest.raises(ValueError, match=r"'q9\.9'"):
+        check("q9.9", good_assemble)
+    with pytest.raises(ValueError, match=r"'q1\.0'"):
+        run_check("q1.0", good_assemble)
+
+
+@pytest.mark.parametrize("answer, kind", [(42, "int"), ("assemble_context", "str"), (None, "NoneType")])
+def test_a_non_callable_answer_fails_with_a_clear_detail(answer, kind):
+    result = check("q1.1", answer)
+    assert (result.status, result.points, result.max_points) == (FAILED, 0, 3)
+    assert result.detail == f"expected a function named assemble_context, got {kind}"
+    assert result.counterexample is None
+
+
+def test_the_stub_is_not_attempted():
+    result = check("q1.1", STUB)
+    assert (result.status, result.points) == (NOT_ATTEMPTED, 0)
+    assert "NotImplementedError" in result.detail and result.counterexample is None
+
+
+def test_not_implemented_on_a_later_input_is_a_failure_not_a_stub():
+    partial = learner(ASSEMBLE + """
+_whole = assemble_context
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    if not chunks:
+        raise NotImplementedError("empty input: todo")
+    return _whole(chunks, max_tokens, separator)
+""")["assemble_context"]
+    result = check("q1.1", partial)
+    assert (result.status, result.points) == (FAILED, 0)
+    assert result.counterexample == "assemble_context([], 100)"
+    assert result.actual == "raised NotImplementedError: empty input: todo"
+
+
+def test_the_wrong_exception_type_fails_and_says_which_was_raised():
+    type_error = learner(ASSEMBLE + """
+_whole = assemble_context
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    if type(max_tokens) is not int:
+        raise TypeError("max_tokens must be an int")
+    return _whole(chunks, max_tokens, separator)
+""")["assemble_context"]
+    result = check("q1.2", type_error)
+    assert (result.status, result.points) == (FAILED, 0)
+    assert result.expected == "raises ValueError"
+    assert result.actual == "raised TypeError: max_tokens must be an int"
+
+
+def test_the_reference_and_the_answer_each_get_a_private_copy_of_the_input():
+    shared = [[1, 2], [3]]
+    calls: list[tuple[str, object]] = []
+
+    def reference(rows):
+        calls.append(("reference", rows))
+        return sum(map(sum, rows))
+
+    def answer(rows):
+        calls.append(("answer", rows))
+        total = sum(map(sum, rows))
+        rows[0].append(100)  # a learner's function that scribbles on its input
+        rows.clear()
+        return total
+
+    question = Question("q0.1", "total", 1, "sum of sums", reference, cases=((shared,), (shared,)))
+    result = evaluate(question, answer)
+    assert result.status == PASSED, str(result)
+    assert shared == [[1, 2], [3]], "the question's own input was modified"
+    assert [who for who, _ in calls] == ["reference", "answer"] * 2
+    seen = [id(rows) for _, rows in calls] + [id(rows[0]) for _, rows in calls if rows]
+    assert len(set(seen)) == len(seen) and id(shared) not in seen and id(shared[0]) not in seen
+
+
+def test_an_answer_that_mutates_its_input_corrupts_neither_the_bank_nor_the_counterexample():
+    example = copy.deepcopy(packer.questions.EXAMPLE)
+    scribbling = learner(ASSEMBLE + """
+_whole = assemble_context
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    result = _whole(chunks, max_tokens, separator)
+    for chunk in chunks:
+        chunk["token_count"] = 0
+    chunks.clear()
+    return result
+""")["assemble_context"]
+    assert check("q1.1", scribbling).status == PASSED
+    assert packer.questions.EXAMPLE == example
+
+    reversing = learner(ASSEMBLE + """
+_whole = assemble_context
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    chunks.reverse()
+    return _whole(chunks, max_tokens, separator)
+""")["assemble_context"]
+    result = check("q1.1", reversing)
+    assert result.status == FAILED and packer.questions.EXAMPLE == example
+    # the input line is the untouched input: pasting it into a cell reproduces the expected line
+    assert repr(eval(result.counterexample, {"assemble_context": packer.assemble_context})) == result.expected
+
+
+def _flip_flop():
+    """An answer whose result changes on every call (as if it used an unseeded random number)."""
+    calls = itertools.count()
+
+    def assemble_context(chunks, max_tokens, separator="\n\n"):
+        context, used = good_assemble(chunks, max_tokens, separator)
+        return context, used + next(calls) % 2
+
+    return assemble_context
+
+
+def test_a_nondeterministic_answer_fails_without_crashing_the_check():
+    result = run_check("q1.1", _flip_flop())
+    assert (result.status, result.points) == (FAILED, 0)
+    searched = evaluate(replace(_question("q1.1"), cases=()), _flip_flop())
+    assert (searched.status, searched.points) == (FAILED, 0)
+    assert re.search(r"different results for the same input|search stopped", searched.detail), searched.detail
+
+
+def test_deferred_checks_wait_for_the_grader(monkeypatch):
+    calls = []
+
+    def answer(*args):
+        calls.append(args)
+        return good_assemble(*args)
+
+    monkeypatch.setenv(DEFER_VARIABLE, "1")
+    deferred = check("q1.1", answer)
+    assert (deferred.status, deferred.points, deferred.max_points) == (DEFERRED, 0, 3)
+    assert str(deferred).splitlines()[0] == "q1.1 assemble_context: DEFERRED (0/3 points)"
+    assert calls == [], "a deferred check does not run the answer"
+    assert check("q1.1", 42).status == DEFERRED
+    assert (run_check("q1.1", answer).status, run_check("q1.1", STOPS_AT_FIRST_OVERFLOW).status) == (PASSED, FAILED)
+    assert grade({"assemble_context": answer}, "1")[0].status == PASSED, "the grader grades while deferred"
+    monkeypatch.setenv(DEFER_VARIABLE, "0")
+    assert check("q1.1", answer).status == PASSED
+
+
+WRONG = [
+    ("q1.1", STOPS_AT_FIRST_OVERFLOW, True),
+    ("q1.1", STOPS_AT_FIRST_OVERFLOW, False),
+    ("q2.2", PACK_PROMPT_ADDING, True),
+    ("q2.2", PACK_PROMPT_ADDING, False),
+]
+
+
+@pytest.mark.parametrize("qid, answer, fixed", WRONG, ids=[f"{q}-{'fixed' if f else 'generated'}" for q, _, f in WRONG])
+def test_results_are_deterministic(qid, answer, fixed):
+    question = _question(qid) if fixed else replace(_question(qid), cases=())
+    first, second = evaluate(question, answer), evaluate(question, answer)
+    assert first.status == FAILED and first.counterexample
+    assert first == second
+
+
+def test_counterexamples_name_counters_and_never_show_an_address():
+    found = evaluate(replace(_question("q2.2"), cases=()), PACK_PROMPT_ADDING)
+    assert found.detail.startswith("smallest generated input")
+    assert re.search(r", (count_words|count_chars_div4|count_utf8_bytes)\)$", found.counterexample), found.counterexample
+    fixed = run_check("q2.2", PACK_PROMPT_ADDING)
+    assert fixed.counterexample.endswith(", count_chars_div4)"), fixed.counterexample
+    trusting = learner(PACK_PROMPT + """
+def _measure(count, text):
+    return count(text)  # trusts whatever the counter returns
+""")["pack_prompt"]
+    assert run_check("q2.3", learner(PACK_PROMPT)["pack_prompt"]).status == PASSED
+    made_up = run_check("q2.3", trusting)
+    assert "counter_returning_" in made_up.counterexample, str(made_up)
+    for result in (found, fixed, made_up):
+        assert "0x" not in str(result) and " at " not in result.counterexample, str(result)
+
+
+def test_a_learner_result_object_is_shown_without_an_address():
+    learner_object = learner("""
+class Verdict:
+    def __init__(self, ok, message, total):
+        self.ok, self.message, self.total = ok, message, total
+
+def check_sections(sections, budget=500):
+    return Verdict(False, "FAIL: total outside budget", 0)
+""")["check_sections"]
+    first, second = run_check("q4.3", learner_object), run_check("q4.3", learner_object)
+    assert first.status == FAILED
+    assert "0x" not in str(first)
+    assert first == second
+
+
+# --- not credited: the reference, however it is reached -----------------------------------------------
+BORROWERS = {
+    "is the reference": lambda: packer.assemble_context,
+    "names it through a module global": lambda: learner("""
+        from packer.chunks import assemble_context as ref
+        def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+            return ref(chunks, max_tokens, separator)
+    """)["assemble_context"],
+    "names it through a module attribute chain": lambda: learner("""
+        import packer
+        def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+            return packer.chunks.assemble_context(chunks, max_tokens, separator)
+    """)["assemble_context"],
+    "re-exports it": lambda: learner("from packer import assemble_context")["assemble_context"],
+    "imports it inside the body": lambda: learner("""
+        def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+            from packer.chunks import assemble_context as ref
+            return ref(chunks, max_tokens, separator)
+    """)["assemble_context"],
+    "reaches it through sys.modules and getattr": lambda: learner("""
+        import sys
+        def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+            module = sys.modules["packer" + ".chunks"]
+            return getattr(module, "assemble_" + "context")(chunks, max_tokens, separator)
+    """)["assemble_context"],
+    "holds it in a closure": lambda: learner("""
+        def make():
+            import packer.chunks
+            ref = packer.chunks.assemble_context
+            def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+                return ref(chunks, max_tokens, separator)
+            return assemble_context
+        assemble_context = make()
+    """)["assemble_context"],
+    "holds it in a default argument": lambda: learner("""
+        import packer
+        def assemble_context(chunks, max_tokens, separator="\\n\\n", _ref=packer.assemble_context):
+            return _ref(chunks, max_tokens, separator)
+    """)["assemble_context"],
+    "is a lambda around it": lambda: learner("""
+        import packer
+        assemble_context = lambda chunks, max_tokens, separator="\\n\\n": packer.assemble_context(chunks, max_tokens, separator)
+    """)["assemble_context"],
+    "uses a reference building block": lambda: learner(ASSEMBLE + textwrap.dedent("""
+        from packer.validation import require_count
+        _whole = assemble_context
+        def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+            require_count("max_tokens", max_tokens)
+            return _whole(chunks, max_tokens, separator)
+    """))["assemble_context"],
+}
+
+
+@pytest.mark.parametrize("how", list(BORROWERS))
+def test_an_answer_that_uses_the_reference_is_not_credited(how):
+    answer = BORROWERS[how]()
+    for qid in ("q1.1", "q1.2"):
+        result = check(qid, answer)
+        assert (result.status, result.points) == (FAILED, 0), str(result)
+        assert "not credited" in result.detail and "packer." in result.detail, result.detail
+    assert grade({"assemble_context": answer}, LESSON_1)[0].status == FAILED
+
+
+def test_a_predict_answer_that_runs_the_reference_is_not_credited():
+    peeking = learner("""
+        import packer
+        from packer.questions import PREDICT_CHUNKS
+        def predict_q1_5():
+            return packer.assemble_context(PREDICT_CHUNKS, 70, " | ")
+    """)["predict_q1_5"]
+    result = check("q1.5", peeking)
+    assert result.status == FAILED and "not credited" in result.detail
+    honest = learner('def predict_q1_5():\n    return ("intro | result | limits", 65)')["predict_q1_5"]
+    assert check("q1.5", honest).status == PASSED
+
+
+LAUNDERED = {
+    "a functools.partial of the reference": ("q1.1", lambda: learner("""
+        import functools, packer
+        assemble_context = functools.partial(packer.assemble_context)
+    """)["assemble_context"]),
+    "the chars/4 counter from packer.COUNTERS": ("q4.1", lambda: learner("""
+        from packer import COUNTERS
+        def estimate_tokens(text):
+            return COUNTERS["chars/4 estimate"](text)
+    """)["estimate_tokens"]),
+    "the question bank's own predictor": ("q2.4", lambda: learner("""
+        import packer.questions
+        def predict_q2_4():
+            return packer.questions._predict_q2_4()
+    """)["predict_q2_4"]),
+}
+
+
+@pytest.mark.parametrize("how", list(LAUNDERED))
+def test_the_reference_reached_through_a_packer_wrapper_is_not_credited(how):
+    qid, make = LAUNDERED[how]
+    result = check(qid, make())
+    assert result.status == FAILED and "not credited" in result.detail, str(result)
+
+
+# --- credited: the learner's own code, with the allowed helpers ----------------------------------------
+def test_an_answer_may_call_the_learners_own_helpers():
+    namespace = learner(ASSEMBLE + """
+def assemble_prefix(chunks, max_tokens, separator="\\n\\n"):
+    assemble_context(chunks, max_tokens, separator)  # my own validation, from q1.2
+    kept, used = [], 0
+    for chunk in chunks:
+        if used + chunk["token_count"] > max_tokens:
+            break
+        kept.append(chunk["text"])
+        used += chunk["token_count"]
+    return separator.join(kept), used
+""")
+    for qid, name in (("q1.1", "assemble_context"), ("q1.2", "assemble_context"), ("q1.3", "assemble_prefix")):
+        result = check(qid, namespace[name])
+        assert (result.status, result.points) == (PASSED, result.max_points), str(result)
+
+
+def test_an_answer_using_packer_section_check_is_credited():
+    check_sections = learner("""
+        import packer
+        ORDER = ("task", "context", "constraints", "format", "examples")
+
+        def build(sections):
+            return "\\n\\n".join(f"{name.upper()}:\\n{sections[name]}" for name in ORDER)
+
+        def check_sections(sections, budget=500):
+            if any(name not in sections or not sections[name].strip() for name in ORDER):
+                return packer.SectionCheck(False, "FAIL: missing section text", None, budget, None)
+            prompt = build(sections)
+            total = (len(prompt) + 3) // 4
+            if any(f"{name.upper()}:" not in prompt for name in ORDER):
+                message = "FAIL: section tag absent"
+            elif "KEY: VALUE" not in prompt:
+                message = "FAIL: parseable marker absent"
+            elif total <= 0 or total > budget:
+                message = "FAIL: total outside budget"
+            else:
+                return packer.SectionCheck(True, f"PASS: 5 sections assembled within {budget} token budget",
+                                           total, budget, prompt)
+            return packer.SectionCheck(False, message, total, budget, prompt)
+    """)["check_sections"]
+    result = check("q4.3", check_sections)
+    assert (result.status, result.points) == (PASSED, 3), str(result)
+
+
+def test_an_answer_using_packer_count_words_is_credited():
+    pack_prompt = learner("""
+        import packer.counters
+
+        def render(question, passages):
+            return "Question: " + question + "\\nSources:\\n" + "".join(f"[{k}] {t}\\n" for k, t in passages) + "Answer:"
+
+        def pack_prompt(question, passages, limit, count=None):
+            count = count or packer.counters.count_words  # words unless told otherwise
+            chosen, skipped = [], []
+            for key, text in passages:
+                if count(render(question, chosen + [(key, text)])) <= limit:
+                    chosen.append((key, text))
+                else:
+                    skipped.append(key)
+            return chosen, skipped, render(question, chosen)
+    """)["pack_prompt"]
+    result = check("q2.2", pack_prompt)  # its cases also pass count_chars_div4, which calls packer code itself
+    assert (result.status, result.points) == (PASSED, 3), str(result)
+    assert pack_prompt("why", [("a", "one two")], 7)[0] == [("a", "one two")]
+
+
+# --- grade() and the question bank ----------------------------------------------------------------------
+def test_grade_checks_each_present_name_and_skips_missing_ones():
+    results = grade({"assemble_context": good_assemble, "assemble_prefix": STOPS_AT_FIRST_OVERFLOW,
+                     "predict_q1_5": 42, "unrelated": print}, LESSON_1)
+    assert [(r.qid, r.status, r.points) for r in results] == [
+        ("q1.1", PASSED, 3), ("q1.2", PASSED, 2), ("q1.3", FAILED, 0), ("q1.4", NOT_ATTEMPTED, 0), ("q1.5", FAILED, 0)]
+    assert results[3].detail == "no assemble_charged defined"
+    assert results[2].counterexample, "a present but wrong answer gets a counterexample"
+    assert all(r.max_points == q.points for r, q in zip(results, questions(LESSON_1)))
+
+
+def test_grade_of_an_empty_namespace_is_all_not_attempted():
+    for lesson in "1234":
+        results = grade({}, lesson)
+        assert results and all((r.status, r.points) == (NOT_ATTEMPTED, 0) for r in results)
+
+
+def test_questions_are_found_by_slug_or_number_in_order():
+    assert [q.qid for q in questions(LESSON_1)] == ["q1.1", "q1.2", "q1.3", "q1.4", "q1.5"]
+    assert questions(LESSON_1) == questions("1") == questions("01")
+    assert [q.qid for q in questions("04_section_budget")] == [f"q4.{i}" for i in range(1, 6)]
+
+
+def test_the_question_bank_is_well_formed():
+    every = [q for lesson in "1234" for q in questions(lesson)]
+    assert sorted(q.qid for q in every) == sorted(REGISTRY), "a registered question belongs to no lesson 1-4"
+    assert len({q.qid for q in every}) == len(every)
+    for lesson in "1234":
+        qids = [q.qid for q in questions(lesson)]
+        assert 3 <= len(qids) <= 5, f"lesson {lesson} has {len(qids)} graded questions"
+        assert qids == [f"q{lesson}.{i}" for i in range(1, len(qids) + 1)], "numbered consecutively from 1"
+    for q in every:
+        assert type(q.points) is int and q.points >= 1, q.qid
+        assert isinstance(q.title, str) and q.title.strip(), q.qid
+        assert q.name.isidentifier() and q.cases and callable(q.reference), q.qid
+
+
+def test_a_question_cannot_be_registered_twice():
+    with pytest.raises(ValueError, match="registered twice"):
+        register(REGISTRY["q1.1"])

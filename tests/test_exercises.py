@@ -1,0 +1,455 @@
+"""The exercise/solution pair as a specification.
+
+solutions/ is where questions and answers are written; exercises/ is generated from it by
+`python -m packer.exercises`. These tests pin down the generator, the shape of every solution notebook,
+that every solution earns full marks from the grader, and that every untouched exercise runs in a real
+kernel and earns nothing, with each check saying NOT ATTEMPTED.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+from packer.checks import DEFER_VARIABLE, NOT_ATTEMPTED, PASSED, grade, questions
+from packer.exercises import MD_PLACEHOLDER, expected_exercises, main, render, stub_code, to_exercise
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSONS = ["01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget"]
+STUB = 'raise NotImplementedError("replace this line with your answer")'
+OPEN_QUESTION = "### Open question (not auto-graded)"
+MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
+
+
+def _read(folder: str, slug: str) -> nbformat.NotebookNode:
+    return nbformat.read(ROOT / folder / f"{slug}.ipynb", as_version=4)
+
+
+def _code(nb: nbformat.NotebookNode) -> list:
+    return [cell for cell in nb.cells if cell.cell_type == "code"]
+
+
+def _check_source(question) -> str:
+    return f'check("{question.qid}", {question.name})'
+
+
+def _run_cells(nb: nbformat.NotebookNode, label: str, *, checks: bool = True) -> dict:
+    """Execute a notebook's code cells in one fresh namespace, as a kernel would (no IPython magics here)."""
+    namespace: dict = {"__name__": "__main__"}
+    for index, cell in enumerate(_code(nb)):
+        if not checks and cell.source.startswith("check("):
+            continue
+        exec(compile(cell.source, f"<{label} cell {index}>", "exec"), namespace)
+    return namespace
+
+
+def _result_text(cell) -> str:
+    """The text/plain of a cell's execute_result (the CheckResult a check cell displays)."""
+    results = [out for out in cell.get("outputs", []) if out.output_type == "execute_result"]
+    assert len(results) == 1, f"expected one displayed result in {cell.source!r}, got {cell.get('outputs')}"
+    return results[0]["data"]["text/plain"]
+
+
+def _headline(question, status: str, points: int) -> str:
+    return f"{question.qid} {question.name}: {status.upper()} ({points}/{question.points} points)"
+
+
+@pytest.fixture(autouse=True)
+def _checks_run_now(monkeypatch):
+    """In-process checks must grade now, whatever the environment that started pytest says."""
+    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
+
+
+# --- exercises/ is exactly the generator's output -----------------------------------------------------
+def test_exercises_folder_is_exactly_what_the_generator_produces():
+    wanted = expected_exercises(ROOT)
+    assert sorted(wanted) == sorted((ROOT / "exercises").glob("*.ipynb")), "an exercise without a solution, or the reverse"
+    for path, text in wanted.items():
+        assert path.read_text() == text, f"{path.name} is stale: run `make exercises`"
+
+
+def _generator(*args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "packer.exercises", *map(str, args)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_check_mode_passes_on_the_repository():
+    run = _generator("--check")
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+
+
+@pytest.fixture
+def workbook_copy(tmp_path: Path) -> Path:
+    """A scratch repository root: a copy of solutions/ and an up-to-date exercises/ made from it."""
+    shutil.copytree(ROOT / "solutions", tmp_path / "solutions")
+    (tmp_path / "exercises").mkdir()
+    for path, text in expected_exercises(tmp_path).items():
+        path.write_text(text)
+    return tmp_path
+
+
+def _damage(root: Path, how: str) -> tuple[Path, str]:
+    """Edit or delete one exercise of a scratch copy; return its path and its pristine text."""
+    target = root / "exercises" / "02_prompt_packer.ipynb"
+    pristine = target.read_text()
+    if how == "edited":
+        nb = nbformat.reads(pristine, as_version=4)
+        nb.cells[-1].source += "\nA learner's note that was never in the solution."
+        target.write_text(render(nb))
+    else:
+        target.unlink()
+    return target, pristine
+
+
+def test_check_mode_exits_1_naming_a_stale_exercise_from_the_command_line(workbook_copy):
+    target, _ = _damage(workbook_copy, "edited")
+    run = _generator("--check", "--root", workbook_copy)
+    assert (run.returncode, run.stdout.splitlines()) == (1, [f"stale: {target}"])
+
+
+@pytest.mark.parametrize("how", ["edited", "missing"])
+def test_check_mode_names_a_stale_exercise_and_a_regeneration_fixes_it(workbook_copy, capsys, how):
+    target, pristine = _damage(workbook_copy, how)
+    assert main(["--check", "--root", str(workbook_copy)]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"stale: {target}"], "names exactly the stale file"
+
+    assert main(["--root", str(workbook_copy)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"wrote {target}"], "rewrites only the stale file"
+    assert target.read_text() == pristine
+
+    assert main(["--check", "--root", str(workbook_copy)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_check_mode_reports_an_exercise_without_a_solution(workbook_copy, capsys):
+    orphan = workbook_copy / "exercises" / "99_orphan.ipynb"
+    orphan.write_text(render(new_notebook()))
+    assert main(["--check", "--root", str(workbook_copy)]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"stale: {orphan}"]
+
+
+# --- the generator, cell by cell ----------------------------------------------------------------------
+SOLVED_FUNCTION = '''\
+def add(a, b):
+    """Return a + b."""
+    # BEGIN SOLUTION
+    total = a + b
+    return total
+    # END SOLUTION'''
+
+
+def test_stub_keeps_the_signature_and_docstring_and_replaces_only_the_block():
+    assert stub_code(SOLVED_FUNCTION) == f'def add(a, b):\n    """Return a + b."""\n    {STUB}'
+    namespace: dict = {}
+    exec(stub_code(SOLVED_FUNCTION), namespace)
+    with pytest.raises(NotImplementedError, match="replace this line with your answer"):
+        namespace["add"](1, 2)
+
+
+def test_stub_sits_at_the_markers_indentation_and_code_around_blocks_is_kept():
+    source = (
+        "ORDER = (1, 2)\n"
+        "class Box:\n"
+        "    def size(self):\n"
+        "        # BEGIN SOLUTION\n"
+        "        return 3\n"
+        "        # END SOLUTION\n"
+        "\n"
+        "def helper(x):\n"
+        "    if x:\n"
+        "        # BEGIN SOLUTION\n"
+        "        return x\n"
+        "        # END SOLUTION\n"
+        "    # BEGIN SOLUTION\n"
+        "    return -1\n"
+        "    # END SOLUTION\n"
+        "print(ORDER)"
+    )
+    assert stub_code(source).splitlines() == [
+        "ORDER = (1, 2)", "class Box:", "    def size(self):", f"        {STUB}", "",
+        "def helper(x):", "    if x:", f"        {STUB}", f"    {STUB}", "print(ORDER)",
+    ]
+    compile(stub_code(source), "<stub>", "exec")  # still valid Python
+    assert stub_code("x = 1\ny = 2") == "x = 1\ny = 2", "a cell without markers is unchanged"
+
+
+@pytest.mark.parametrize("source, line, what", [
+    ("def f():\n    # BEGIN SOLUTION\n    x = 1\n    # BEGIN SOLUTION\n    # END SOLUTION\n", 4, "inside another"),
+    ("def f():\n    return 1\n    # END SOLUTION\n", 3, "without"),
+], ids=["nested", "unopened"])
+def test_misplaced_markers_are_refused_naming_the_line(source, line, what):
+    with pytest.raises(ValueError, match=rf"\bline {line}\b.*{what}"):
+        stub_code(source)
+
+
+def test_an_unclosed_block_is_refused():
+    with pytest.raises(ValueError, match="never closed"):
+        stub_code("def f():\n    # BEGIN SOLUTION\n    return 1\n")
+
+
+def test_an_unclosed_block_is_refused_naming_the_line():
+    with pytest.raises(ValueError, match=r"\bline 2\b"):
+        stub_code("def f():\n    # BEGIN SOLUTION\n    return 1\n")
+
+
+def _tiny_solution() -> nbformat.NotebookNode:
+    nb = new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                                "widgets": {"state": {"some": "view"}}})
+    nb.cells = [
+        new_markdown_cell("# 09 · Exercises: tiny"),
+        new_markdown_cell("This is the solutions notebook.", metadata={"tags": ["solution-only"]}),
+        new_code_cell(SOLVED_FUNCTION, execution_count=1,
+                      outputs=[new_output("stream", name="stdout", text="hi\n")]),
+        new_code_cell("print('answer key')", execution_count=2, metadata={"tags": ["solution-only"]}),
+        new_code_cell("add(1, 2)", execution_count=3,
+                      outputs=[new_output("execute_result", data={"text/plain": "3"}, execution_count=3)]),
+        new_markdown_cell(f"Why?\n\n{MD_BEGIN}\nBecause **3**.\n{MD_END}\n\nAnd how?\n{MD_BEGIN}\nCarefully.\n{MD_END}"),
+    ]
+    return nb
+
+
+def test_to_exercise_strips_solutions_and_outputs_and_records_the_lesson():
+    solution = _tiny_solution()
+    exercise = to_exercise(solution, "09_tiny")
+    assert [cell.cell_type for cell in exercise.cells] == ["markdown", "code", "code", "markdown"]
+    assert "answer key" not in render(exercise) and "This is the solutions notebook" not in render(exercise)
+    assert exercise.cells[1].source == stub_code(SOLVED_FUNCTION)
+    assert exercise.cells[2].source == "add(1, 2)"
+    for cell in _code(exercise):
+        assert cell.outputs == [] and cell.execution_count is None
+    assert exercise.cells[3].source == f"Why?\n\n{MD_PLACEHOLDER}\n\nAnd how?\n{MD_PLACEHOLDER}"
+    assert exercise.metadata["workbook"] == {"lesson": "09_tiny"}
+    assert "widgets" not in exercise.metadata and exercise.metadata["kernelspec"]["name"] == "python3"
+    nbformat.validate(exercise)
+    assert render(exercise).endswith("\n") and nbformat.reads(render(exercise), as_version=4) == exercise
+
+
+def test_to_exercise_does_not_modify_its_input():
+    solution = _tiny_solution()
+    before = copy.deepcopy(solution)
+    to_exercise(solution, "09_tiny")
+    assert solution == before
+
+
+def test_to_exercise_propagates_a_marker_error():
+    solution = _tiny_solution()
+    solution.cells[2].source = "def f():\n    # END SOLUTION"
+    with pytest.raises(ValueError, match="line 2"):
+        to_exercise(solution, "09_tiny")
+
+
+# --- the three folders line up ------------------------------------------------------------------------
+def test_notebooks_exercises_and_solutions_hold_the_same_lessons():
+    stems = {folder: sorted(p.stem for p in (ROOT / folder).glob("*.ipynb"))
+             for folder in ("notebooks", "exercises", "solutions")}
+    assert stems["exercises"] == stems["solutions"] == LESSONS
+    assert stems["notebooks"] == ["00_start_here", *LESSONS], "00 is the only lesson without exercises"
+    for slug in LESSONS:
+        assert questions(slug), f"{slug} has no graded questions in the bank"
+    assert questions("00_start_here") == []
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_each_exercise_records_its_lesson_and_has_no_outputs_and_no_solutions(slug):
+    exercise = _read("exercises", slug)
+    assert exercise.metadata["workbook"] == {"lesson": slug}
+    text = render(exercise)
+    assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
+    for cell in _code(exercise):
+        assert cell.outputs == [] and cell.execution_count is None
+    # no code written between the markers of the solution leaks into the exercise's code
+    code = "\n".join(cell.source for cell in _code(exercise))
+    for cell in _code(_read("solutions", slug)):
+        for block in _answers(cell.source):
+            leaked = [line for line in block.splitlines() if len(line.strip()) > 12 and line.strip() in code]
+            assert not leaked, f"{slug}: solution lines appear in the exercise: {leaked}"
+
+
+# --- the shape of every solution notebook -------------------------------------------------------------
+@pytest.mark.parametrize("slug", LESSONS)
+def test_solution_opens_with_title_instructions_and_a_link_to_its_lesson(slug):
+    first = _read("solutions", slug).cells[0]
+    assert first.cell_type == "markdown"
+    assert first.source.startswith(f"# {slug[:2]} · Exercises:")
+    assert "## How these exercises work" in first.source
+    assert f"(../notebooks/{slug}.ipynb)" in first.source
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_the_points_table_agrees_with_the_question_bank(slug):
+    first = _read("solutions", slug).cells[0].source
+    for question in questions(slug):
+        row = re.search(rf"^\| {re.escape(question.qid)} \|.*\| (\d+) \|$", first, re.MULTILINE)
+        assert row and int(row.group(1)) == question.points, f"{question.qid}: table row missing or wrong points"
+    total = re.search(r"\*\*total\*\* \| \*\*(\d+)\*\* \|", first)
+    assert total and int(total.group(1)) == sum(q.points for q in questions(slug))
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_solution_has_one_check_cell_per_question_in_order_with_a_passing_output(slug):
+    cells = _read("solutions", slug).cells
+    check_cells = [i for i, cell in enumerate(cells) if cell.cell_type == "code" and cell.source.startswith("check(")]
+    positions = []
+    for question in questions(slug):
+        matching = [i for i, cell in enumerate(cells) if cell.cell_type == "code" and cell.source == _check_source(question)]
+        assert len(matching) == 1, f"{question.qid}: expected exactly one cell `{_check_source(question)}`"
+        positions.append(matching[0])
+        shown = _result_text(cells[matching[0]])
+        assert shown.splitlines()[0] == _headline(question, PASSED, question.points), shown
+    assert positions == sorted(positions), "check cells are not in question order"
+    assert check_cells == positions, "a check cell that belongs to no question, or is not exactly `check(qid, name)`"
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_each_check_cell_follows_its_question_heading_with_the_points(slug):
+    cells = _read("solutions", slug).cells
+    by_source = {_check_source(q): q for q in questions(slug)}
+    heading = None
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            headings = [line for line in cell.source.splitlines() if line.startswith("### ")]
+            heading = headings[-1] if headings else heading
+        elif cell.source in by_source:
+            question = by_source[cell.source]
+            assert heading and heading.startswith(f"### {question.qid} · "), f"{question.qid} follows {heading!r}"
+            points = re.search(r"\((\d+) points?\)$", heading)
+            assert points and int(points.group(1)) == question.points, heading
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_solution_has_an_open_question_with_a_model_answer(slug):
+    cells = _read("solutions", slug).cells
+    answered = 0
+    for cell, following in zip(cells, cells[1:]):
+        if cell.cell_type == "markdown" and cell.source.startswith(OPEN_QUESTION):
+            assert following.cell_type == "markdown", "an open question is answered in markdown"
+            assert re.fullmatch(rf"{MD_BEGIN}\n.+\n{MD_END}", following.source.strip(), re.DOTALL), following.source
+            answered += 1
+    assert answered >= 1
+    exercise = _read("exercises", slug)
+    for cell, following in zip(exercise.cells, exercise.cells[1:]):
+        if cell.cell_type == "markdown" and cell.source.startswith(OPEN_QUESTION):
+            assert following.source == MD_PLACEHOLDER
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_every_solution_earns_full_marks_from_the_grader(slug):
+    namespace = _run_cells(_read("solutions", slug), f"solutions/{slug}", checks=False)
+    results = grade(namespace, slug)
+    assert [r.qid for r in results] == [q.qid for q in questions(slug)]
+    for result in results:
+        assert (result.status, result.points) == (PASSED, result.max_points), str(result)
+
+
+# --- untouched exercises: they run, and earn nothing ----------------------------------------------------
+@pytest.fixture(scope="module")
+def executed():
+    """Each exercise notebook executed once, top to bottom, in a real python3 kernel."""
+    done: dict[str, tuple[nbformat.NotebookNode, Exception | None]] = {}
+    patch = pytest.MonkeyPatch()
+    patch.delenv(DEFER_VARIABLE, raising=False)  # the kernel inherits this environment
+
+    def run(slug: str) -> tuple[nbformat.NotebookNode, Exception | None]:
+        if slug not in done:
+            nb = _read("exercises", slug)
+            client = NotebookClient(nb, timeout=120, kernel_name="python3",
+                                    resources={"metadata": {"path": str(ROOT / "exercises")}})
+            try:
+                client.execute()
+                done[slug] = (nb, None)
+            except CellExecutionError as error:
+                done[slug] = (nb, error)
+        return done[slug]
+
+    yield run
+    patch.undo()
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_untouched_exercise_runs_top_to_bottom_in_a_kernel(executed, slug):
+    nb, error = executed(slug)
+    assert error is None, f"exercises/{slug}.ipynb crashed:\n{error}"
+    errors = [out for cell in _code(nb) for out in cell.outputs if out.output_type == "error"]
+    assert not errors
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_untouched_exercise_checks_say_not_attempted(executed, slug):
+    nb, _ = executed(slug)
+    cells = {cell.source: cell for cell in _code(nb)}
+    for question in questions(slug):
+        cell = cells[_check_source(question)]
+        assert _result_text(cell).splitlines()[0] == _headline(question, NOT_ATTEMPTED, 0)
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_untouched_exercise_earns_nothing_from_the_grader(slug):
+    results = grade(_run_cells(_read("exercises", slug), f"exercises/{slug}"), slug)
+    assert [r.qid for r in results] == [q.qid for q in questions(slug)]
+    for result in results:
+        assert (result.status, result.points) == (NOT_ATTEMPTED, 0), str(result)
+
+
+# --- a learner's work flows through the exercise --------------------------------------------------------
+def _answers(source: str) -> list[str]:
+    """The solution blocks of a cell, markers excluded, each as the lines that replace one stub."""
+    return re.findall(r"^[ \t]*# BEGIN SOLUTION\n(.*?)\n[ \t]*# END SOLUTION$", source, re.DOTALL | re.MULTILINE)
+
+
+def _fill(exercise_source: str, answers: list[str]) -> str:
+    """An exercise cell with each stub line replaced, in order, by the learner's answer."""
+    pending = iter(answers)
+    filled = re.sub(rf"^[ \t]*{re.escape(STUB)}$", lambda _: next(pending), exercise_source, flags=re.MULTILINE)
+    assert next(pending, None) is None, "more answers than stubs"
+    return filled
+
+
+def _learner_copy(slug: str, names: set[str] | None) -> nbformat.NotebookNode:
+    """The exercise with the stubs of the functions in `names` (all when None) replaced by the solution's code."""
+    exercise, solution = _read("exercises", slug), _read("solutions", slug)
+    answered = {_defined(cell.source): cell.source for cell in _code(solution) if _answers(cell.source)}
+    for cell in _code(exercise):
+        if STUB in cell.source and (names is None or _defined(cell.source) in names):
+            cell.source = _fill(cell.source, _answers(answered[_defined(cell.source)]))
+    return exercise
+
+
+def _defined(source: str) -> str | None:
+    """The first function a cell defines at top level."""
+    found = re.search(r"^def (\w+)\(", source, re.MULTILINE)
+    return found and found.group(1)
+
+
+def test_answering_q1_1_credits_q1_1_and_q1_2_and_nothing_else():
+    learner = _learner_copy("01_assemble_context", {"assemble_context"})
+    assert sum(STUB in cell.source for cell in _code(learner)) == 3, "the other three stubs are untouched"
+    results = {r.qid: r for r in grade(_run_cells(learner, "learner"), "01_assemble_context")}
+    assert {qid: r.status for qid, r in results.items()} == {
+        "q1.1": PASSED, "q1.2": PASSED, "q1.3": NOT_ATTEMPTED, "q1.4": NOT_ATTEMPTED, "q1.5": NOT_ATTEMPTED}
+    assert sum(r.points for r in results.values()) == 5
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_answering_the_first_function_credits_exactly_its_questions(slug):
+    first = questions(slug)[0].name
+    results = grade(_run_cells(_learner_copy(slug, {first}), "learner"), slug)
+    for result in results:
+        assert result.status == (PASSED if result.name == first else NOT_ATTEMPTED), str(result)
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_filling_every_stub_with_the_solution_earns_full_marks(slug):
+    learner = _learner_copy(slug, None)
+    assert not any(STUB in cell.source for cell in _code(learner)), "a stub with no solution cell to answer it"
+    for result in grade(_run_cells(learner, "learner"), slug):
+        assert (result.status, result.points) == (PASSED, result.max_points), str(result)
