@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lab test outputs exercises grade demo-class bench bench-grade clean
+.PHONY: venv lab test outputs exercises grade demo-class bench bench-widgets bench-grade clean
 
 # Reinstall only when pyproject.toml is newer than the last install.
 $(STAMP): pyproject.toml
@@ -43,6 +43,9 @@ demo-class: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py
+
+bench-widgets: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_widgets.py
 
 bench-grade: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_grade.py

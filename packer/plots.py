@@ -15,7 +15,8 @@ SECTION_COLOURS = ("#264653", "#2a9d8f", "#e9c46a", "#f4a261", "#e76f51")
 
 def plot_trace(trace: Trace, title: str = "") -> Figure:
     """One bar per candidate: framing, what was already kept, and the candidate's cost; the limit as a line."""
-    fig = Figure(figsize=(7.0, 3.2), dpi=80, layout="constrained")
+    fig = Figure(figsize=(7.0, 3.2), dpi=80)
+    fig.subplots_adjust(left=0.09, right=0.72, bottom=0.12, top=0.9)  # fixed margins: no layout pass per redraw
     ax = fig.add_subplot()
     xs = range(len(trace.steps))
     bottom = [0] * len(trace.steps)
@@ -42,7 +43,8 @@ def plot_trace(trace: Trace, title: str = "") -> Figure:
 
 def _stacked_budget_bar(parts: list[tuple[str, int, str]], budget: int, title: str) -> Figure:
     """A single horizontal bar of labelled parts against a budget line."""
-    fig = Figure(figsize=(7.0, 2.0), dpi=80, layout="constrained")
+    fig = Figure(figsize=(7.0, 2.0), dpi=80)
+    fig.subplots_adjust(left=0.03, right=0.66, bottom=0.25, top=0.85)
     ax = fig.add_subplot()
     left = 0
     for label, amount, colour in parts:
