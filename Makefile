@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# JupyterLab refuses to start as root unless told to (containers and CI machines often run as root).
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+	$(BIN)/jupyter lab $(ALLOW_ROOT) notebooks/00_start_here.ipynb
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
