@@ -3,12 +3,13 @@ directly; the widgets only collect values and show the view."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
-from IPython.display import clear_output, display
+from IPython.display import Image, clear_output, display
 from matplotlib.figure import Figure
 
 from packer.chunks import assemble_context
@@ -104,11 +105,18 @@ class Explorer:
             clear_output(wait=True)
             print(self.last.text)
             if self.last.figure is not None:
-                display(self.last.figure)
+                display(Image(data=png_bytes(self.last.figure)))
         return self.last
 
     def _ipython_display_(self) -> None:
         display(self.widget)
+
+
+def png_bytes(figure: Figure) -> bytes:
+    """The figure as PNG, drawn once (the notebook's own display would lay it out a second time)."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
 
 
 def _slider(description: str, value: int, low: int, high: int) -> widgets.IntSlider:

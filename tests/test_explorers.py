@@ -138,3 +138,9 @@ def test_counter_menu_switches_the_measure(capsys):
     explorer = explore_prompt("why", PASSAGES, limit=40)
     explorer.controls["counter"].value = "UTF-8 bytes"
     assert "of 40 UTF-8 bytes" in explorer.last.text
+
+
+def test_the_explorer_shows_its_figure_as_one_png(capsys):
+    from packer.widgets import png_bytes
+    explorer = explore_chunks(EXAMPLE)
+    assert png_bytes(explorer.last.figure).startswith(b"\x89PNG")

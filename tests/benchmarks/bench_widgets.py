@@ -1,17 +1,17 @@
 """Measure how long an explorer takes to answer a slider move on the lesson data (target: well under 100 ms).
 
 Run with `make bench-widgets`. Each number is the median over repeated moves of: recompute the view
-(pack + trace + table + figure) and render its figure to PNG, which is what the notebook shows.
+(pack + trace + table + figure) and render its figure to PNG (packer.widgets.png_bytes), which is what
+the explorer shows.
 """
 
 from __future__ import annotations
 
-import io
 import statistics
 import time
 
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
-from packer.widgets import chunks_view, plan_view, prompt_view, sections_view, utf8_view
+from packer.widgets import chunks_view, plan_view, png_bytes, prompt_view, sections_view, utf8_view
 
 EXAMPLE = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
            {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]
@@ -29,13 +29,13 @@ MOVES = {
 def main() -> None:
     print(f"{'explorer':<28} {'view ms':>8} {'view + PNG ms':>14}")
     for name, move in MOVES.items():
-        move(0).figure.savefig(io.BytesIO(), format="png")  # warm up fonts and caches
+        png_bytes(move(0).figure)  # warm up fonts and caches
         view_ms, total_ms = [], []
         for value in range(20):
             started = time.perf_counter()
             view = move(value)
             middle = time.perf_counter()
-            view.figure.savefig(io.BytesIO(), format="png")
+            png_bytes(view.figure)
             done = time.perf_counter()
             view_ms.append((middle - started) * 1000)
             total_ms.append((done - started) * 1000)
