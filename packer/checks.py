@@ -15,7 +15,7 @@ import re
 import sys
 import types
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
@@ -105,19 +105,19 @@ class _Outcome:
     raised: str | None
     value: Any = None
     shown: str = ""
-    extra: dict = field(default_factory=dict, compare=False)
 
 
 def _short(text: str) -> str:
+    """Feedback text without memory addresses (it must not change from run to run), shortened if long."""
+    text = _ADDRESS.sub("", text)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
 def _show(value: Any) -> str:
-    """repr for feedback, with functions shown by name and no memory addresses (the text must not
-    change from run to run)."""
+    """repr for feedback, with functions shown by name."""
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
         return value.__name__
-    return _short(_ADDRESS.sub("", repr(value)))
+    return _short(repr(value))
 
 
 def show_call(name: str, args: tuple) -> str:
@@ -163,7 +163,7 @@ def _run(question: Question, func: Callable[..., Any], args: tuple, *, stub_mean
     except NotImplementedError as error:
         if stub_means_unattempted:
             raise _NotAttempted from error
-        return _Outcome("NotImplementedError", shown=f"raised NotImplementedError: {error}")
+        return _Outcome("NotImplementedError", shown=_short(f"raised NotImplementedError: {error}"))
     except ValueError as error:
         return _Outcome("ValueError", shown=_short(f"raised ValueError: {error}"))
     except Exception as error:  # a learner's bug of any kind is feedback, not a crash

@@ -94,6 +94,9 @@ KINDS: dict[str, tuple[str, NotebookMaker]] = {
     "runaway": ("timeout", lambda: with_cell("while True:\n    pass", before="assemble_prefix")),
     "loops-when-checked": ("timeout", lambda: with_cell(
         "def assemble_prefix(chunks, max_tokens, separator='\\n\\n'):\n    while True:\n        pass")),
+    "unstoppable": ("timeout", lambda: with_cell(
+        "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass",
+        before="assemble_prefix")),
     "kernel-dies": ("kernel died", lambda: with_cell("import os\nos._exit(1)")),
     "huge-output": ("graded", lambda: with_cell("print('spam ' * 4_000_000)\nfor i in range(20_000):\n    print(i)")),
     "redefines-check": ("flagged", lambda: with_cell(
@@ -106,8 +109,6 @@ KINDS: dict[str, tuple[str, NotebookMaker]] = {
     "not-json": ("unreadable", lambda: "this is not a notebook {"),
     "not-a-notebook": ("unreadable", lambda: '{"cells": "nope"}'),
 }
-HOSTILE = ("runaway", "loops-when-checked", "kernel-dies", "huge-output", "redefines-check", "patches-packer", "fake-results",
-           "not-json", "not-a-notebook", "raises", "no-functions")
 
 
 def write_submission(folder: Path, name: str, kind: str) -> Path:
@@ -119,12 +120,15 @@ def write_submission(folder: Path, name: str, kind: str) -> Path:
     return path
 
 
+RUNAWAY = ("runaway", "unstoppable", "loops-when-checked")  # each costs the grader its time limit, by design
+
+
 def make_class(folder: Path, size: int = 40, runaway: bool = True) -> dict[str, str]:
-    """Write `size` submissions cycling through every kind (optionally without the runaway one).
+    """Write `size` submissions cycling through every kind (optionally leaving out the runaway kinds).
 
     Returns {file name: expected status}."""
     folder.mkdir(parents=True, exist_ok=True)
-    kinds = [kind for kind in KINDS if runaway or kind != "runaway"]
+    kinds = [kind for kind in KINDS if runaway or kind not in RUNAWAY]
     expected = {}
     for number in range(size):
         kind = kinds[number % len(kinds)]

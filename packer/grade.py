@@ -226,7 +226,8 @@ async def stop_kernel(kernel: WarmKernel) -> None:
 
 
 async def _run_cell(client: Any, cell: Any, index: int, timeout: float) -> str:
-    """Execute one cell; '' when it finished, else 'timeout' or 'kernel died'."""
+    """Execute one cell. Returns '' when it finished, 'interrupted' when it ran out of time and the
+    interrupt stopped it (the kernel can go on), 'timeout' when even that failed, or 'kernel died'."""
     from nbclient.exceptions import DeadKernelError
 
     if index == len(client.nb.cells):  # one of the grader's own cells, run after the notebook's
@@ -235,13 +236,13 @@ async def _run_cell(client: Any, cell: Any, index: int, timeout: float) -> str:
     client._current_index = index
     try:
         await asyncio.wait_for(client.async_execute_cell(cell, index), timeout=client.timeout + 10)
-    except DeadKernelError:
-        return "kernel died"
+    except DeadKernelError:  # the client stopped hearing it: dead, or alive but not answering any more
+        return "timeout" if await client.km.is_alive() else "kernel died"
     except asyncio.TimeoutError:  # the interrupt did not stop it (e.g. it caught KeyboardInterrupt)
         return "timeout"
     if not await client.km.is_alive():
         return "kernel died"
-    return "timeout" if index in client.timed_out else ""
+    return "interrupted" if index in client.timed_out else ""
 
 
 async def grade_in_kernel(submission: Submission, notebook: nbformat.NotebookNode, kernel: WarmKernel,
@@ -270,12 +271,11 @@ async def grade_in_kernel(submission: Submission, notebook: nbformat.NotebookNod
         if state == "kernel died":
             outcome.notes.append(f"the kernel died while running {where}")
             break
-        if state == "timeout":
+        if state in ("interrupted", "timeout"):
             outcome.notes.append(f"{where} ran past the {options.cell_timeout:g} s cell limit and was stopped")
-            if index not in client.timed_out or not await client.km.is_alive():
-                break  # it could not be interrupted: nothing more can run in this kernel
-            outcome.status = "timeout"
-            state = ""
+            if state == "timeout":
+                break  # the interrupt did not stop it: nothing more can run in this kernel
+            outcome.status, state = "timeout", ""
     for index in sorted(client.truncated):
         outcome.notes.append(f"cell {index} printed more than {OUTPUT_LIMIT:,} characters; the rest was dropped")
     for error in _cell_errors(notebook):
@@ -335,14 +335,15 @@ async def _run_checks(client: Any, kernel: WarmKernel, wanted: list, options: Op
         KERNEL_SOURCE + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {fingerprints!r})")
     try:
         state = await _run_cell(client, setup, len(client.nb.cells), 60)
+        state = "timeout" if state == "interrupted" else state
         for question in wanted if not state else []:
             cell = nbformat.v4.new_code_cell(f"_workbook_grade_question({question.qid!r})")
             state = await _run_cell(client, cell, len(client.nb.cells), options.cell_timeout)
-            if state == "kernel died":
-                break
-            if state == "timeout":  # this question scores 0; the others still count
+            if state in ("interrupted", "timeout"):  # this question scores 0; the others may still count
                 timed_out.append(question.qid)
-                state = ""
+            if state not in ("", "interrupted"):
+                break
+            state = ""
         lines = Path(results_path).read_text(encoding="utf-8").splitlines() if os.path.exists(results_path) else []
     finally:
         shutil.rmtree(private, ignore_errors=True)

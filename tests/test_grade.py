@@ -99,6 +99,13 @@ def test_a_runaway_cell_is_stopped_and_named_and_the_rest_still_counts(gradebook
     assert row["score"] == row["max_score"]  # the loop was interrupted; every answer was still checked
 
 
+def test_a_cell_that_ignores_the_interrupt_is_cut_off_and_the_batch_goes_on(gradebook):
+    rows, *_ = gradebook
+    row = rows["unstoppable.ipynb"]
+    assert any("ran past" in note and "(q1.3)" in note for note in row["notes"])
+    assert row["score"] == 0 and {t["status"] for t in row["tests"]} == {"not attempted"}
+
+
 def test_an_answer_that_loops_forever_when_checked_loses_only_that_question(gradebook):
     rows, *_ = gradebook
     row = rows["loops-when-checked.ipynb"]

@@ -2,7 +2,7 @@
 
 Run with `make bench-grade` (not part of the test suite). The class mixes correct, wrong, half-done,
 untouched and hostile lesson-01 submissions (packer.demo_class). Runaway submissions cost their
---timeout by design, so they are graded in a separate run and reported on their own line.
+--timeout by design, so they are left out of the class and one is graded on its own line.
 """
 
 from __future__ import annotations
