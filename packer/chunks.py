@@ -24,10 +24,15 @@ def _chunk_parts(index: int, chunk: Any) -> tuple[str, int]:
     return text, cost
 
 
+def chunk_parts(chunks: Any) -> list[tuple[str, int]]:
+    """Every chunk's (text, token_count), all validated before any packing starts."""
+    return [_chunk_parts(i, c) for i, c in enumerate(require_list("chunks", chunks))]
+
+
 def select_chunks(chunks: Any, max_tokens: int) -> list[bool]:
     """For each chunk in rank order, whether it is kept: it is when its count still fits; else skip on."""
     require_count("max_tokens", max_tokens)
-    parts = [_chunk_parts(i, c) for i, c in enumerate(require_list("chunks", chunks))]
+    parts = chunk_parts(chunks)
     decisions: list[bool] = []
     used = 0
     for _, cost in parts:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from packer.chunks import select_chunks
+from packer.chunks import chunk_parts, select_chunks
 from packer.prompt import _render, pack_prompt
 from packer.utf8 import HEADER, pack_utf8, source_line
 from packer.validation import require_passages
@@ -68,10 +68,9 @@ def _steps(labels: list[str], costs: list[int], kept: list[bool]) -> tuple[Step,
 
 def trace_chunks(chunks: Any, max_tokens: int) -> Trace:
     """Trace assemble_context: each chunk's precomputed token_count against max_tokens."""
-    chunks = list(chunks) if not isinstance(chunks, (str, bytes, dict)) else chunks
     kept = select_chunks(chunks, max_tokens)
-    labels = [_short(chunk["text"]) for chunk in chunks]
-    return Trace(_steps(labels, [c["token_count"] for c in chunks], kept), max_tokens, "tokens")
+    parts = chunk_parts(chunks)
+    return Trace(_steps([_short(text) for text, _ in parts], [cost for _, cost in parts], kept), max_tokens, "tokens")
 
 
 def trace_prompt(question: str, passages: Any, limit: int, count: Callable[[str], int], unit: str = "units") -> Trace:
@@ -79,15 +78,15 @@ def trace_prompt(question: str, passages: Any, limit: int, count: Callable[[str]
     passages = require_passages(passages)
     chosen, _, _ = pack_prompt(question, passages, limit, count)
     chosen_ids = {key for key, _ in chosen}
-    base = count(_render(question, []))
+    base = measured = count(_render(question, []))  # measured: the prompt with what was kept so far
     steps, so_far = [], []
     for key, text in passages:
-        before = count(_render(question, so_far)) - base
-        after = count(_render(question, so_far + [(key, text)])) - base
+        after = count(_render(question, so_far + [(key, text)]))
         keep = key in chosen_ids
-        steps.append(Step(key, before, after - before, keep))
+        steps.append(Step(key, measured - base, after - measured, keep))
         if keep:
             so_far.append((key, text))
+            measured = after
     return Trace(tuple(steps), limit, unit, (("question, heading, cue", base),))
 
 

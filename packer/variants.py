@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from packer.chunks import _chunk_parts
+from packer.chunks import chunk_parts
 from packer.section_budget import plan_budget
 from packer.utf8 import pack_utf8
-from packer.validation import require_count, require_list, require_str
+from packer.validation import require_count, require_str
 
 
 def assemble_prefix(chunks: Any, max_tokens: int, separator: str = "\n\n") -> tuple[str, int]:
     """Like assemble_context, but stop at the first chunk that does not fit (a strict relevance prefix)."""
     require_count("max_tokens", max_tokens)
     require_str("separator", separator)
-    parts = [_chunk_parts(i, c) for i, c in enumerate(require_list("chunks", chunks))]
+    parts = chunk_parts(chunks)
     selected, used = [], 0
     for text, cost in parts:
         if used + cost > max_tokens:
@@ -29,7 +29,7 @@ def assemble_charged(chunks: Any, max_tokens: int, separator_tokens: int) -> tup
     """Like assemble_context, but every separator between two kept chunks costs separator_tokens."""
     require_count("max_tokens", max_tokens)
     require_count("separator_tokens", separator_tokens)
-    parts = [_chunk_parts(i, c) for i, c in enumerate(require_list("chunks", chunks))]
+    parts = chunk_parts(chunks)
     selected, used = [], 0
     for text, cost in parts:
         extra = cost + (separator_tokens if selected else 0)
