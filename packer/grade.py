@@ -68,6 +68,7 @@ class Submission:
     sha256: str = ""
     lesson: str = ""
     problem: str = ""  # why it cannot be run ("" when it can)
+    problem_status: str = ""  # the gradebook status that problem gets
 
 
 @dataclass
@@ -82,7 +83,6 @@ class Outcome:
     results: list[dict] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    seconds: float = 0.0
 
     @property
     def score(self) -> int:
@@ -132,17 +132,19 @@ def read_submission(submission: Submission) -> nbformat.NotebookNode | None:
     try:
         data = Path(submission.path).read_bytes()
     except OSError as error:
-        submission.problem = f"cannot read the file: {error.strerror}"
+        submission.problem_status, submission.problem = "unreadable", f"cannot read the file: {error.strerror}"
         return None
     submission.sha256 = hashlib.sha256(data).hexdigest()
     try:
         notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
         nbformat.validate(notebook)
     except Exception as error:  # not JSON, not UTF-8, not a notebook: all the same to the gradebook
+        submission.problem_status = "unreadable"
         submission.problem = f"not a readable notebook: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
         return None
     submission.lesson = lesson_of(notebook, submission.path)
     if not submission.lesson:
+        submission.problem_status = "unknown lesson"
         submission.problem = "cannot tell which lesson this notebook belongs to"
     return notebook
 
@@ -330,7 +332,7 @@ async def _run_checks(client: Any, kernel: WarmKernel, wanted: list, options: Op
     timed_out: list[str] = []
     private = tempfile.mkdtemp(prefix="workbook-results-")
     results_path = os.path.join(private, f"{os.urandom(8).hex()}.jsonl")
-    fingerprints = {name: _fingerprint(name) for name in FINGERPRINTED}
+    fingerprints = _fingerprints()
     setup = nbformat.v4.new_code_cell(
         KERNEL_SOURCE + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {fingerprints!r})")
     try:
@@ -354,13 +356,13 @@ async def _run_checks(client: Any, kernel: WarmKernel, wanted: list, options: Op
 
 
 @functools.lru_cache(maxsize=None)
-def _fingerprint(dotted: str) -> str:
-    """The same code digest the kernel computes, taken in the grader's own clean process."""
+def _fingerprints() -> dict[str, str]:
+    """The code digests the kernel will compute for FINGERPRINTED, taken in the grader's own clean process."""
     from packer.checks import code_key
 
     namespace: dict[str, Any] = {}
     exec(compile(KERNEL_SOURCE, "grading_kernel.py", "exec"), namespace)
-    return namespace["_workbook_fingerprint"](dotted, code_key)
+    return {name: namespace["_workbook_fingerprint"](name, code_key) for name in FINGERPRINTED}
 
 
 # --- workers: one process per job, each keeping the next kernel starting --------------------------------
@@ -380,7 +382,6 @@ async def _worker_loop(tasks: Any, done: Any, options: Options) -> None:
         if warm is None:
             warm = asyncio.create_task(start_kernel())
         submission, notebook_json = task
-        started = time.monotonic()
         try:
             kernel = await warm
         except Exception as error:  # could not start a kernel: report it, try a new one next time
@@ -397,7 +398,6 @@ async def _worker_loop(tasks: Any, done: Any, options: Options) -> None:
             outcome = Outcome(submission.name, submission.path, submission.sha256, submission.lesson,
                               "grader error", notes=[f"{type(error).__name__}: {error} "
                                                      f"(at {Path(where.filename).name}:{where.lineno})"])
-        outcome.seconds = round(time.monotonic() - started, 3)
         stopping.add(asyncio.create_task(stop_kernel(kernel)))
         done.put(asdict(outcome))
     if warm is not None:
@@ -415,9 +415,8 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
     for submission in submissions:
         notebook = read_submission(submission)
         if notebook is None or submission.problem:
-            status = "unreadable" if submission.problem.startswith(("not a readable", "cannot read")) else "unknown lesson"
             outcomes.append(Outcome(submission.name, submission.path, submission.sha256, submission.lesson,
-                                    status, notes=[submission.problem]))
+                                    submission.problem_status, notes=[submission.problem]))
         else:
             runnable.append((submission, nbformat.writes(notebook)))
     for outcome in outcomes:
