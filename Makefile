@@ -31,17 +31,17 @@ outputs: $(STAMP)
 
 # Regenerate exercises/ from solutions/ (stubs in place of solution code, outputs cleared).
 exercises: $(STAMP)
-	$(BIN)/python -m packer.exercises
+	$(BIN)/python -m packer.checking.exercises
 
 # Grade a folder of submitted exercise notebooks: make grade SUBMISSIONS=path/to/folder [OUT=grades]
 SUBMISSIONS ?= submissions
 OUT ?= grades
 grade: $(STAMP)
-	$(BIN)/python -m packer.grade $(SUBMISSIONS) --out $(OUT)
+	$(BIN)/python -m packer.grading $(SUBMISSIONS) --out $(OUT)
 
 # A made-up class of 40 submissions (correct, wrong, hostile) to try the grader on.
 demo-class: $(STAMP)
-	$(BIN)/python -m packer.demo_class demo-class
+	$(BIN)/python -m packer.grading.demo_class demo-class
 
 bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py

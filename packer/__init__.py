@@ -1,4 +1,13 @@
-"""The context-packing workbook's shared module: four packers and the counters they are measured with."""
+"""The context-packing workbook's shared module: four packers and the counters they are measured with.
+
+This top level holds the algorithms the lessons build, and nothing heavy: `import packer` loads no
+widgets, plotting, notebook or test libraries. Beside it, one subpackage per audience, each importing
+only downwards (grading -> checking -> core; lab -> core):
+
+    packer.lab       what the lessons explore and draw with (traces, figures, widgets)
+    packer.checking  the exercises' self-checks (engine, question bank, reference variants, generator)
+    packer.grading   the instructor's grader (python -m packer.grading)
+"""
 
 from packer.chunks import assemble_context
 from packer.counters import COUNTERS, count_chars_div4, count_utf8_bytes, count_words

@@ -1,7 +1,7 @@
 """Measure the grader on a generated class: seconds per submission with --jobs 1 and --jobs 2.
 
 Run with `make bench-grade` (not part of the test suite). The class mixes correct, wrong, half-done,
-untouched and hostile lesson-01 submissions (packer.demo_class). Runaway submissions cost their
+untouched and hostile lesson-01 submissions (packer.grading.demo_class). Runaway submissions cost their
 --timeout by design, so they are left out of the class and one is graded on its own line.
 """
 
@@ -14,14 +14,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from packer.demo_class import make_class, write_submission
+from packer.grading.demo_class import make_class, write_submission
 
 
 def grade(folder: Path, jobs: int, extra: list[str]) -> float:
-    """Wall-clock seconds for one `python -m packer.grade` run (process start included)."""
+    """Wall-clock seconds for one `python -m packer.grading` run (process start included)."""
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "packer.grade", str(folder), "--out", out, "--jobs", str(jobs), *extra],
+        subprocess.run([sys.executable, "-m", "packer.grading", str(folder), "--out", out, "--jobs", str(jobs), *extra],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return time.perf_counter() - started
 

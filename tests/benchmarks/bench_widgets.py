@@ -1,7 +1,7 @@
 """Measure how long an explorer takes to answer a slider move on the lesson data (target: well under 100 ms).
 
 Run with `make bench-widgets`. Each number is the median over repeated moves of: recompute the view
-(pack + trace + table + figure) and render its figure to PNG (packer.widgets.png_bytes), which is what
+(pack + trace + table + figure) and render its figure to PNG (packer.lab.widgets.png_bytes), which is what
 the explorer shows.
 """
 
@@ -11,7 +11,7 @@ import statistics
 import time
 
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
-from packer.widgets import chunks_view, plan_view, png_bytes, prompt_view, sections_view, utf8_view
+from packer.lab.widgets import chunks_view, plan_view, png_bytes, prompt_view, sections_view, utf8_view
 
 EXAMPLE = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
            {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]

@@ -14,9 +14,9 @@ from matplotlib.figure import Figure
 
 from packer.chunks import assemble_context
 from packer.counters import COUNTERS
-from packer.plots import plot_check, plot_plan, plot_trace
+from packer.lab.plots import plot_check, plot_plan, plot_trace
 from packer.section_budget import SECTION_ORDER, check_sections, format_plan, plan_budget
-from packer.trace import format_trace, trace_chunks, trace_prompt, trace_utf8
+from packer.lab.trace import format_trace, trace_chunks, trace_prompt, trace_utf8
 from packer.utf8 import pack_utf8
 
 

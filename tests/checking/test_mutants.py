@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from packer.checks import FAILED, PASSED, run_check
+from packer.checking import FAILED, PASSED, run_check
 
 SECTION_ORDER = ["task", "context", "constraints", "format", "examples"]
 MUTANTS: list[tuple[str, str, object]] = []
@@ -416,7 +416,7 @@ def test_a_correct_learner_answer_passes(qid, answer):
 
 
 def test_the_library_is_large_and_covers_every_graded_question():
-    from packer.checks import questions
+    from packer.checking import questions
     assert len(MUTANTS) >= 12
     every = {q.qid for lesson in "1234" for q in questions(lesson)}
     assert {qid for qid, _, _ in MUTANTS} == every
@@ -430,7 +430,7 @@ def test_generated_inputs_alone_find_the_mutant(qid, why, answer):
     """Without the fixed cases, the hypothesis search still finds (and shrinks) a counterexample."""
     from dataclasses import replace
 
-    from packer.checks import _question, evaluate
-    result = evaluate(replace(_question(qid), cases=()), answer)
+    from packer.checking import evaluate, question
+    result = evaluate(replace(question(qid), cases=()), answer)
     assert result.status == FAILED and result.counterexample, f"{qid}: search missed: {why}"
     assert result.detail.startswith("smallest generated input")

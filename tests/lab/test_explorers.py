@@ -6,10 +6,10 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure
 
 import packer
-from packer.plots import plot_check, plot_plan, plot_trace
+from packer.lab.plots import plot_check, plot_plan, plot_trace
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
-from packer.trace import format_trace, trace_chunks, trace_prompt, trace_utf8
-from packer.widgets import (
+from packer.lab.trace import format_trace, trace_chunks, trace_prompt, trace_utf8
+from packer.lab.widgets import (
     chunks_view,
     explore_chunks,
     explore_plan,
@@ -141,6 +141,6 @@ def test_counter_menu_switches_the_measure(capsys):
 
 
 def test_the_explorer_shows_its_figure_as_one_png(capsys):
-    from packer.widgets import png_bytes
+    from packer.lab.widgets import png_bytes
     explorer = explore_chunks(EXAMPLE)
     assert png_bytes(explorer.last.figure).startswith(b"\x89PNG")

@@ -1,4 +1,8 @@
-"""The exercise question bank: ids, points, reference answers, fixed cases and generated inputs."""
+"""The exercise question bank: ids, points, reference answers, fixed cases and generated inputs.
+
+Read it top to bottom: shared input generators, then each lesson's questions in order, each added to
+BANK as it is defined, then the references an answer may not borrow.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +14,24 @@ from hypothesis import strategies as st
 import packer.chunks
 import packer.prompt
 import packer.section_budget
-import packer.trace
 import packer.utf8
 import packer.validation
-import packer.variants
-from packer.checks import REGISTRY, Question, forbid, plain, register
+from packer.checking import variants
+from packer.checking.engine import Question, forbid, plain
 from packer.counters import count_chars_div4, count_utf8_bytes, count_words
 from packer.prompt import _render
 from packer.section_budget import SECTION_ORDER
+
+BANK: dict[str, Question] = {}  # question id -> Question, in the order the questions are defined below
+
+
+def register(question: Question) -> Question:
+    """Add a question to the bank (ids are unique)."""
+    if question.qid in BANK:
+        raise ValueError(f"question {question.qid!r} registered twice")
+    BANK[question.qid] = question
+    return question
+
 
 # --- shared input generators -------------------------------------------------------------------------
 TEXT = st.text(alphabet="ab é日🙂", max_size=6)
@@ -121,14 +135,14 @@ register(Question(
 ))
 register(Question(
     "q1.3", "assemble_prefix", 2, "variant: stop at the first chunk that does not fit",
-    packer.variants.assemble_prefix,
+    variants.assemble_prefix,
     cases=((EXAMPLE, 100), ([], 5), (EXAMPLE, 70), (EXAMPLE, True), (EXAMPLE, 100, None),
            (EXAMPLE + [{"text": "z", "token_count": -3}], 70), ([{"text": "a", "token_count": 1}, None], 0)),
     inputs=CHUNK_INPUTS_MAYBE_BAD,
 ))
 register(Question(
     "q1.4", "assemble_charged", 2, "variant: the separator costs tokens too",
-    packer.variants.assemble_charged,
+    variants.assemble_charged,
     cases=((EXAMPLE, 100, 5), (EXAMPLE, 100, 0), ([], 10, 3), (EXAMPLE, 40, 50), (EXAMPLE, 30, 5),
            (EXAMPLE, 100, True), (EXAMPLE, 100, -1), (EXAMPLE, -1, 5), (EXAMPLE + [{"text": "z", "token_count": -3}], 100, 5)),
     inputs=CHARGED_INPUTS_MAYBE_BAD,
@@ -222,7 +236,7 @@ register(Question(
 ))
 register(Question(
     "q3.3", "pack_utf8_report", 2, "variant: also report the skipped ids",
-    packer.variants.pack_utf8_report,
+    variants.pack_utf8_report,
     cases=(([("a", "x"), ("b", "y" * 40), ("c", "z")], 30, 0), ([], 9, 0), ([], 8, 0), ([("a", "x"), ("a", "y")], 99, 0)),
     inputs=UTF8_INPUTS_MAYBE_BAD,
 ))
@@ -269,7 +283,7 @@ register(Question(
 ))
 register(Question(
     "q4.4", "plan_headroom", 2, "variant: planned tokens, headroom and headroom percent",
-    packer.variants.plan_headroom,
+    variants.plan_headroom,
     cases=((STATED, 500), ({k: 0 for k in SECTION_ORDER}, 10), ({k: 401 for k in SECTION_ORDER}, 400),
            (STATED, 0), (STATED, True), ({**STATED, "intro": 5}, 500), ({k: v for k, v in STATED.items() if k != "task"}, 500),
            ({**STATED, "task": -1}, 500), ({**STATED, "task": 4.0}, 500), ({**STATED, "task": True}, 500),
@@ -296,13 +310,14 @@ register(Question(
     _predict_q4_5, cases=((),),
 ))
 
-# Answers may not be, or call, the reference implementations or their building blocks.
+# Answers may not be, or call, the reference implementations or their building blocks. (The lessons'
+# traces in packer.lab call these same functions, so an answer that calls a trace is caught as it runs.)
 for module in (packer.chunks, packer.prompt, packer.utf8, packer.section_budget, packer.validation,
-               packer.variants, packer.trace):
+               variants):
     forbid(*[value for name, value in vars(module).items()
              if callable(value) and not isinstance(value, type) and getattr(value, "__module__", "") == module.__name__])
 forbid(count_chars_div4)  # watched, except while it runs as a counter an answer was given
-forbid(*[question.reference for question in REGISTRY.values()])  # the predictions' references too
+forbid(*[question.reference for question in BANK.values()])  # the predictions' references too
 forbid(*[value for value in list(globals().values()) if isinstance(value, types.FunctionType)
          and value.__module__ == __name__ and value.__name__.startswith("_predict")])
-__all__ = ["plain", "section_result"]
+__all__ = ["BANK", "plain", "section_result"]

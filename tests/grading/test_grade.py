@@ -18,12 +18,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-import packer.grade as grade
-from packer.demo_class import KINDS, LESSON, definition_cell, solution, write_submission
-from packer.exercises import to_exercise
+import packer.grading.grader as grade
+from packer.grading.demo_class import KINDS, LESSON, definition_cell, solution, write_submission
+from packer.checking.exercises import to_exercise
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "checking"))
 from test_mutants import MUTANTS  # noqa: E402  (the same wrong answers the self-checks must catch)
 
 LESSON_01_MUTANTS = [(qid, why, fn) for qid, why, fn in MUTANTS if qid.startswith("q1.") and qid != "q1.5"]
@@ -32,10 +32,10 @@ TIMEOUT = 3
 
 def mutant_notebook(qid: str, function) -> nbformat.NotebookNode:
     """The lesson-01 solution with one answer replaced by a wrong one from the mutant library."""
-    from packer.checks import _question
+    from packer.checking import question
 
     notebook = solution()
-    name = _question(qid).name
+    name = question(qid).name
     source = textwrap.dedent(inspect.getsource(function)).split("\n", 1)[1]  # drop the @mutant line
     source = source.replace(f"def {function.__name__}(", f"def {name}(", 1)
     helpers = inspect.getsource(sys.modules["test_mutants"]).split("# --- lesson 01")[0]
@@ -57,7 +57,7 @@ def gradebook(tmp_path_factory):
         (folder / f"exercise-{lesson}.ipynb").write_bytes((ROOT / "exercises" / f"{lesson}.ipynb").read_bytes())
     before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
     out = tmp_path_factory.mktemp("grades")
-    run = subprocess.run([sys.executable, "-m", "packer.grade", str(folder), "--out", str(out), "--jobs", "2",
+    run = subprocess.run([sys.executable, "-m", "packer.grading", str(folder), "--out", str(out), "--jobs", "2",
                           "--timeout", str(TIMEOUT)], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     data = json.loads((out / "grades.json").read_text())
@@ -142,7 +142,7 @@ def test_huge_output_is_cut_and_the_grade_kept(gradebook):
 
 @pytest.mark.parametrize("kind, flag", [
     ("redefines-check", "redefined check"),
-    ("patches-packer", "replaced packer.checks.run_check"),
+    ("patches-packer", "replaced packer.checking.run_check"),
     ("patches-packer", "replaced packer.assemble_context"),
     ("fake-results", "results files: grades.json"),
 ])

@@ -1,7 +1,8 @@
-"""Self-checks for the exercises: fixed cases first, then generated inputs compared with the reference.
+"""The check engine: run one Question against an answer, fixed cases first, then generated inputs.
 
-`check(qid, answer)` returns a CheckResult (passed / failed / not attempted) that shows, on failure, the
-smallest input found where the answer and the reference disagree. The grader calls the same function.
+`evaluate(question, answer)` returns a CheckResult (passed / failed / not attempted) that shows, on failure,
+the smallest input found where the answer and the reference disagree. The engine knows nothing of the
+question bank (packer.checking.bank); the package (packer.checking) joins the two.
 """
 
 from __future__ import annotations
@@ -10,11 +11,10 @@ import builtins
 import copy
 import dis
 import hashlib
-import os
 import re
 import sys
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -185,18 +185,9 @@ def _expected_text(outcome: _Outcome) -> str:
     return f"raises {outcome.raised}" if outcome.raised else outcome.shown
 
 
-REGISTRY: dict[str, Question] = {}
 _FORBIDDEN: dict[int, str] = {}
 _WATCHED: dict[types.CodeType, str] = {}
 _FORBIDDEN_CODE: dict[str, tuple[str, bool]] = {}  # code_key -> (name, watched), to spot copies
-
-
-def register(question: Question) -> Question:
-    """Add a question to the bank (ids are unique)."""
-    if question.qid in REGISTRY:
-        raise ValueError(f"question {question.qid!r} registered twice")
-    REGISTRY[question.qid] = question
-    return question
 
 
 def code_key(function: Any) -> str:
@@ -279,8 +270,8 @@ def _cell_is_set(cell: Any) -> bool:
 
 
 def borrowed_reference(answer: Any) -> str | None:
-    """The reference function an answer is, or calls through its globals; None when it is its own work."""
-    _load_bank()
+    """The reference function an answer is, or calls through its globals; None when it is its own work
+    (the question bank marks the references with `forbid` when it is imported)."""
     if id(answer) in _FORBIDDEN:
         return _FORBIDDEN[id(answer)]
     if getattr(answer, "__code__", None) is None:
@@ -289,29 +280,6 @@ def borrowed_reference(answer: Any) -> str | None:
         if id(value) in _FORBIDDEN:
             return _FORBIDDEN[id(value)]
     return None
-
-
-def check(qid: str, answer: Any) -> CheckResult:
-    """Check one answer: fixed cases, then generated inputs; report the smallest disagreement found."""
-    if os.environ.get(DEFER_VARIABLE) == "1":
-        question = _question(qid)
-        return CheckResult(qid, question.name, DEFERRED, 0, question.points,
-                           detail="the grader checks this after the notebook has run")
-    return run_check(qid, answer)
-
-
-def _question(qid: str) -> Question:
-    """Look a question up by id, loading the bank on first use."""
-    if qid not in REGISTRY:
-        _load_bank()
-    if qid not in REGISTRY:
-        raise ValueError(f"qid: unknown question {qid!r}; known: {', '.join(sorted(REGISTRY))}")
-    return REGISTRY[qid]
-
-
-def run_check(qid: str, answer: Any) -> CheckResult:
-    """check() without the grader's deferral: always runs the cases and the search now."""
-    return evaluate(_question(qid), answer)
 
 
 def evaluate(question: Question, answer: Any) -> CheckResult:
@@ -365,37 +333,3 @@ def evaluate(question: Question, answer: Any) -> CheckResult:
     if pair is None:
         return result(FAILED, detail=UNSTABLE)
     return failure(found, pair, "smallest generated input found that disagrees with the reference")
-
-
-def questions(lesson: str) -> list[Question]:
-    """The questions of one lesson ('1' .. '4' or '01_assemble_context'), in order."""
-    _load_bank()
-    match = re.match(r"\d+", str(lesson))
-    if not match:
-        raise ValueError(f"lesson: expected a number or a slug like '01_assemble_context', got {lesson!r}")
-    number = str(int(match.group()))
-    return [q for qid, q in sorted(REGISTRY.items(), key=lambda kv: _order(kv[0])) if qid.split(".")[0] == f"q{number}"]
-
-
-def _order(qid: str) -> tuple[int, int]:
-    major, minor = qid[1:].split(".")
-    return int(major), int(minor)
-
-
-def grade(namespace: Mapping[str, Any], lesson: str) -> list[CheckResult]:
-    """Check every question of a lesson against the names a notebook defined."""
-    results = []
-    for question in questions(lesson):
-        answer = namespace.get(question.name)
-        if answer is None:
-            results.append(CheckResult(question.qid, question.name, NOT_ATTEMPTED, 0, question.points,
-                                       detail=f"no {question.name} defined"))
-        else:
-            results.append(run_check(question.qid, answer))
-    return results
-
-
-def _load_bank() -> None:
-    """Import the question bank once (it registers itself)."""
-    if not REGISTRY:
-        import packer.questions  # noqa: F401

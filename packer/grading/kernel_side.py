@@ -32,8 +32,7 @@ def _workbook_grader_setup(root, results_path, fingerprints):
     _sys.path.insert(0, root)
     _importlib.invalidate_caches()
     try:
-        checks = _importlib.import_module("packer.checks")
-        _importlib.import_module("packer.questions")
+        checks = _importlib.import_module("packer.checking")  # the engine and the question bank
         fresh = {name: module for name, module in _sys.modules.items() if is_packer(name)}
     finally:
         _sys.path.remove(root)
@@ -69,7 +68,7 @@ def _workbook_grade_question(qid):
     """Check one question against the notebook's own definition and append the result as a JSON line."""
     state = _builtins._workbook_grader
     checks = state["checks"]
-    question = checks._question(qid)
+    question = checks.question(qid)
     answer = state["namespace"].get(question.name)
     if answer is None:
         result = checks.CheckResult(qid, question.name, checks.NOT_ATTEMPTED, 0, question.points,

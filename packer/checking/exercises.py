@@ -1,6 +1,6 @@
 """Generate exercises/ from solutions/: solution code becomes a loud stub, outputs are cleared.
 
-Run `python -m packer.exercises` (or `make exercises`) from the repository root after editing a
+Run `python -m packer.checking.exercises` (or `make exercises`) from the repository root after editing a
 solution notebook; `--check` only reports whether exercises/ is up to date (exit 1 when stale).
 """
 
@@ -85,7 +85,7 @@ def expected_exercises(root: Path) -> dict[Path, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Write (or with --check, compare) exercises/ from solutions/."""
-    parser = argparse.ArgumentParser(prog="python -m packer.exercises", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m packer.checking.exercises", description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path("."), help="repository root (default: .)")
     parser.add_argument("--check", action="store_true", help="only report stale exercises; exit 1 if any")
     args = parser.parse_args(argv)

@@ -1,7 +1,7 @@
 """The exercise/solution pair as a specification.
 
 solutions/ is where questions and answers are written; exercises/ is generated from it by
-`python -m packer.exercises`. These tests pin down the generator, the shape of every solution notebook,
+`python -m packer.checking.exercises`. These tests pin down the generator, the shape of every solution notebook,
 that every solution earns full marks from the grader, and that every untouched exercise runs in a real
 kernel and earns nothing, with each check saying NOT ATTEMPTED.
 """
@@ -21,10 +21,10 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from packer.checks import DEFER_VARIABLE, NOT_ATTEMPTED, PASSED, grade, questions
-from packer.exercises import MD_PLACEHOLDER, expected_exercises, main, render, stub_code, to_exercise
+from packer.checking import DEFER_VARIABLE, NOT_ATTEMPTED, PASSED, grade, questions
+from packer.checking.exercises import MD_PLACEHOLDER, expected_exercises, main, render, stub_code, to_exercise
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ["01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget"]
 STUB = 'raise NotImplementedError("replace this line with your answer")'
 OPEN_QUESTION = "### Open question (not auto-graded)"
@@ -79,7 +79,7 @@ def test_exercises_folder_is_exactly_what_the_generator_produces():
 
 
 def _generator(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "packer.exercises", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "packer.checking.exercises", *map(str, args)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 

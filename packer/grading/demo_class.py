@@ -1,6 +1,6 @@
 """A made-up class of submitted exercise notebooks, for trying, testing and benchmarking the grader.
 
-    python -m packer.demo_class DIR [--size 40]
+    python -m packer.grading.demo_class DIR [--size 40]
 
 Every submission is built from the repository's own lesson-01 solution and exercise notebooks:
 correct ones, plausible wrong ones, half-done ones, untouched ones, and hostile ones (a runaway loop,
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import nbformat
 
-from packer.exercises import to_exercise
+from packer.checking.exercises import to_exercise
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository root
 LESSON = "01_assemble_context"
 NotebookMaker = Callable[[], "nbformat.NotebookNode | str"]
 
@@ -102,7 +102,7 @@ KINDS: dict[str, tuple[str, NotebookMaker]] = {
     "redefines-check": ("flagged", lambda: with_cell(
         "def check(qid, answer):\n    print(qid, 'PASSED (10/10 points)')\n\ncheck('q1.1', None)")),
     "patches-packer": ("flagged", lambda: with_cell(
-        "import packer.checks\npacker.checks.run_check = lambda qid, answer: None\n"
+        "import packer.checking\npacker.checking.run_check = lambda qid, answer: None\n"
         "packer.assemble_context = lambda *args: ('', 0)")),
     "fake-results": ("flagged", lambda: with_cell(
         "open('grades.json', 'w').write('{\"score\": 10, \"max_score\": 10}')")),
@@ -139,7 +139,7 @@ def make_class(folder: Path, size: int = 40, runaway: bool = True) -> dict[str, 
 
 def main(argv: list[str] | None = None) -> int:
     """Write a demo class into a folder."""
-    parser = argparse.ArgumentParser(prog="python -m packer.demo_class", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m packer.grading.demo_class", description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--size", type=int, default=40)
     args = parser.parse_args(argv)

@@ -11,7 +11,7 @@ import pytest
 from packer import build_prompt, check_sections, estimate_tokens, format_plan, plan_budget
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 ORDER = ("task", "context", "constraints", "format", "examples")
 PASS_500 = "PASS: 5 sections assembled within 500 token budget"
 

@@ -17,22 +17,21 @@ import pytest
 from IPython.lib.pretty import pretty
 
 import packer
-import packer.questions
-from packer.checks import (
+import packer.checking
+import packer.checking.bank
+from packer.checking import (
     DEFER_VARIABLE,
     DEFERRED,
     FAILED,
     NOT_ATTEMPTED,
     PASSED,
-    REGISTRY,
+    BANK,
     CheckResult,
     Question,
-    _question,
     check,
     evaluate,
     grade,
     questions,
-    register,
     run_check,
 )
 
@@ -281,7 +280,7 @@ def test_the_reference_and_the_answer_each_get_a_private_copy_of_the_input():
 
 
 def test_an_answer_that_mutates_its_input_corrupts_neither_the_bank_nor_the_counterexample():
-    example = copy.deepcopy(packer.questions.EXAMPLE)
+    example = copy.deepcopy(packer.checking.bank.EXAMPLE)
     scribbling = learner(ASSEMBLE + """
 _whole = assemble_context
 def assemble_context(chunks, max_tokens, separator="\\n\\n"):
@@ -292,7 +291,7 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     return result
 """)["assemble_context"]
     assert check("q1.1", scribbling).status == PASSED
-    assert packer.questions.EXAMPLE == example
+    assert packer.checking.bank.EXAMPLE == example
 
     reversing = learner(ASSEMBLE + """
 _whole = assemble_context
@@ -301,7 +300,7 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     return _whole(chunks, max_tokens, separator)
 """)["assemble_context"]
     result = check("q1.1", reversing)
-    assert result.status == FAILED and packer.questions.EXAMPLE == example
+    assert result.status == FAILED and packer.checking.bank.EXAMPLE == example
     # the input line is the untouched input: pasting it into a cell reproduces the expected line
     assert repr(eval(result.counterexample, {"assemble_context": packer.assemble_context})) == result.expected
 
@@ -320,7 +319,7 @@ def _flip_flop():
 def test_a_nondeterministic_answer_fails_without_crashing_the_check():
     result = run_check("q1.1", _flip_flop())
     assert (result.status, result.points) == (FAILED, 0)
-    searched = evaluate(replace(_question("q1.1"), cases=()), _flip_flop())
+    searched = evaluate(replace(packer.checking.question("q1.1"), cases=()), _flip_flop())
     assert (searched.status, searched.points) == (FAILED, 0)
     assert re.search(r"different results for the same input|search stopped", searched.detail), searched.detail
 
@@ -354,14 +353,14 @@ WRONG = [
 
 @pytest.mark.parametrize("qid, answer, fixed", WRONG, ids=[f"{q}-{'fixed' if f else 'generated'}" for q, _, f in WRONG])
 def test_results_are_deterministic(qid, answer, fixed):
-    question = _question(qid) if fixed else replace(_question(qid), cases=())
+    question = packer.checking.question(qid) if fixed else replace(packer.checking.question(qid), cases=())
     first, second = evaluate(question, answer), evaluate(question, answer)
     assert first.status == FAILED and first.counterexample
     assert first == second
 
 
 def test_counterexamples_name_counters_and_never_show_an_address():
-    found = evaluate(replace(_question("q2.2"), cases=()), PACK_PROMPT_ADDING)
+    found = evaluate(replace(packer.checking.question("q2.2"), cases=()), PACK_PROMPT_ADDING)
     assert found.detail.startswith("smallest generated input")
     assert re.search(r", (count_words|count_chars_div4|count_utf8_bytes)\)$", found.counterexample), found.counterexample
     fixed = run_check("q2.2", PACK_PROMPT_ADDING)
@@ -458,7 +457,7 @@ def test_an_answer_that_uses_the_reference_is_not_credited(how):
 def test_a_predict_answer_that_runs_the_reference_is_not_credited():
     peeking = learner("""
         import packer
-        from packer.questions import PREDICT_CHUNKS
+        from packer.checking.bank import PREDICT_CHUNKS
         def predict_q1_5():
             return packer.assemble_context(PREDICT_CHUNKS, 70, " | ")
     """)["predict_q1_5"]
@@ -479,9 +478,9 @@ LAUNDERED = {
             return COUNTERS["chars/4 estimate"](text)
     """)["estimate_tokens"]),
     "the question bank's own predictor": ("q2.4", lambda: learner("""
-        import packer.questions
+        import packer.checking.bank
         def predict_q2_4():
-            return packer.questions._predict_q2_4()
+            return packer.checking.bank._predict_q2_4()
     """)["predict_q2_4"]),
 }
 
@@ -586,7 +585,7 @@ def test_questions_are_found_by_slug_or_number_in_order():
 
 def test_the_question_bank_is_well_formed():
     every = [q for lesson in "1234" for q in questions(lesson)]
-    assert sorted(q.qid for q in every) == sorted(REGISTRY), "a registered question belongs to no lesson 1-4"
+    assert sorted(q.qid for q in every) == sorted(BANK), "a registered question belongs to no lesson 1-4"
     assert len({q.qid for q in every}) == len(every)
     for lesson in "1234":
         qids = [q.qid for q in questions(lesson)]
@@ -600,4 +599,4 @@ def test_the_question_bank_is_well_formed():
 
 def test_a_question_cannot_be_registered_twice():
     with pytest.raises(ValueError, match="registered twice"):
-        register(REGISTRY["q1.1"])
+        packer.checking.bank.register(BANK["q1.1"])

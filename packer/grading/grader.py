@@ -1,6 +1,6 @@
 """Grade a class's exercise notebooks: each in its own fresh kernel, in parallel, never losing a grade.
 
-    python -m packer.grade SUBMISSIONS... --out DIR [--jobs N] [--timeout S] [--notebook-timeout S]
+    python -m packer.grading SUBMISSIONS... --out DIR [--jobs N] [--timeout S] [--notebook-timeout S]
 
 SUBMISSIONS are notebooks or folders of notebooks. Each notebook runs top to bottom in a new kernel
 (never reused), then the grader's own fresh copy of the checks grades the functions it defined. Writes
@@ -35,8 +35,8 @@ from typing import Any
 import nbformat
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-GRADER_ROOT = PACKAGE_DIR.parent
-KERNEL_SOURCE = (PACKAGE_DIR / "grading_kernel.py").read_text(encoding="utf-8")
+GRADER_ROOT = PACKAGE_DIR.parent.parent  # the folder that holds packer/: the kernel loads its fresh copy from here
+KERNEL_SOURCE = (PACKAGE_DIR / "kernel_side.py").read_text(encoding="utf-8")
 # Functions the checks rely on that live outside packer: their code is compared inside each kernel.
 FINGERPRINTED = ("hypothesis.find", "copy.deepcopy", "json.dumps", "builtins.open", "builtins.isinstance",
                  "builtins.type", "builtins.repr", "sys.setprofile", "hashlib.sha256")
@@ -214,7 +214,7 @@ async def start_kernel() -> WarmKernel:
     kc = km.client()
     kc.start_channels()
     await kc.wait_for_ready(timeout=60)
-    kc.execute("import packer, packer.checks, packer.questions", store_history=False)
+    kc.execute("import packer, packer.checking, packer.checking.bank", store_history=False)
     return WarmKernel(km, kc, cwd)
 
 
@@ -250,7 +250,7 @@ async def _run_cell(client: Any, cell: Any, index: int, timeout: float) -> str:
 async def grade_in_kernel(submission: Submission, notebook: nbformat.NotebookNode, kernel: WarmKernel,
                           options: Options) -> Outcome:
     """Run every cell of the notebook, then the grader's own checks, in the given fresh kernel."""
-    from packer.checks import NOT_ATTEMPTED, questions
+    from packer.checking import NOT_ATTEMPTED, questions
 
     outcome = Outcome(submission.name, submission.path, submission.sha256, submission.lesson, "graded",
                       flags=static_flags(notebook))
@@ -358,10 +358,10 @@ async def _run_checks(client: Any, kernel: WarmKernel, wanted: list, options: Op
 @functools.lru_cache(maxsize=None)
 def _fingerprints() -> dict[str, str]:
     """The code digests the kernel will compute for FINGERPRINTED, taken in the grader's own clean process."""
-    from packer.checks import code_key
+    from packer.checking import code_key
 
     namespace: dict[str, Any] = {}
-    exec(compile(KERNEL_SOURCE, "grading_kernel.py", "exec"), namespace)
+    exec(compile(KERNEL_SOURCE, "kernel_side.py", "exec"), namespace)
     return {name: namespace["_workbook_fingerprint"](name, code_key) for name in FINGERPRINTED}
 
 
@@ -457,8 +457,9 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
 def checks_version() -> str:
     """A digest of the grader's packer sources: the same digest means the same checks and references."""
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    package = PACKAGE_DIR.parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -475,7 +476,7 @@ def feedback_name(name: str) -> str:
 
 def result_text(result: dict) -> str:
     """The learner-facing lines for one question (the same lines the self-check prints)."""
-    from packer.checks import CheckResult
+    from packer.checking import CheckResult
 
     return str(CheckResult(**{k: result[k] for k in CheckResult.__dataclass_fields__ if k in result}))
 
@@ -570,7 +571,7 @@ class Progress:
 
 def main(argv: list[str] | None = None) -> int:
     """Grade the submissions and write the gradebook; exit 0 when every row was written."""
-    parser = argparse.ArgumentParser(prog="python -m packer.grade", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m packer.grading", description=__doc__.splitlines()[0])
     parser.add_argument("submissions", nargs="+", help="notebooks, or folders searched for *.ipynb")
     parser.add_argument("--out", required=True, type=Path, help="folder for grades.csv, grades.json, feedback/")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: cores)")

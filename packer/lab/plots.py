@@ -6,7 +6,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from packer.section_budget import SECTION_ORDER, BudgetPlan, SectionCheck, estimate_tokens
-from packer.trace import Trace
+from packer.lab.trace import Trace
 
 KEPT, SKIPPED, BEFORE, LIMIT = "#2a9d8f", "#e76f51", "#d9d9d9", "#264653"
 FRAMING = ("#8d99ae", "#b8c0ff", "#ffd166")

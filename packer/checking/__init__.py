@@ -1,0 +1,86 @@
+"""For learners: the self-checks in the exercises (the instructor's grader reuses them).
+
+A learner calls `check("q1.1", assemble_context)` in an exercise notebook; the grader calls the same
+functions in each submission's kernel. Inside: `engine` (how one question is checked), `bank` (the question
+bank: ids, points, references, inputs), `variants` (reference answers to the variant questions) and
+`exercises` (`python -m packer.checking.exercises` writes exercises/ from solutions/).
+Imports point down only: this package uses the core `packer`, never `packer.lab` or `packer.grading`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from packer.checking.engine import (
+    DEFER_VARIABLE,
+    DEFERRED,
+    FAILED,
+    GENERATED_EXAMPLES,
+    NOT_ATTEMPTED,
+    PASSED,
+    CheckResult,
+    Question,
+    borrowed_reference,
+    code_key,
+    evaluate,
+    forbid_copies,
+)
+from packer.checking.bank import BANK
+
+
+def question(qid: str) -> Question:
+    """The question with this id, or a ValueError naming the known ids."""
+    if qid not in BANK:
+        raise ValueError(f"qid: unknown question {qid!r}; known: {', '.join(sorted(BANK))}")
+    return BANK[qid]
+
+
+def check(qid: str, answer: Any) -> CheckResult:
+    """Check one answer: fixed cases, then generated inputs; report the smallest disagreement found."""
+    if os.environ.get(DEFER_VARIABLE) == "1":
+        found = question(qid)
+        return CheckResult(qid, found.name, DEFERRED, 0, found.points,
+                           detail="the grader checks this after the notebook has run")
+    return run_check(qid, answer)
+
+
+def run_check(qid: str, answer: Any) -> CheckResult:
+    """check() without the grader's deferral: always runs the cases and the search now."""
+    return evaluate(question(qid), answer)
+
+
+def questions(lesson: str) -> list[Question]:
+    """The questions of one lesson ('1' .. '4' or '01_assemble_context'), in order."""
+    match = re.match(r"\d+", str(lesson))
+    if not match:
+        raise ValueError(f"lesson: expected a number or a slug like '01_assemble_context', got {lesson!r}")
+    number = str(int(match.group()))
+    return [q for qid, q in sorted(BANK.items(), key=lambda kv: _order(kv[0])) if qid.split(".")[0] == f"q{number}"]
+
+
+def _order(qid: str) -> tuple[int, int]:
+    major, minor = qid[1:].split(".")
+    return int(major), int(minor)
+
+
+def grade(namespace: Mapping[str, Any], lesson: str) -> list[CheckResult]:
+    """Check every question of a lesson against the names a notebook defined."""
+    results = []
+    for found in questions(lesson):
+        answer = namespace.get(found.name)
+        if answer is None:
+            results.append(CheckResult(found.qid, found.name, NOT_ATTEMPTED, 0, found.points,
+                                       detail=f"no {found.name} defined"))
+        else:
+            results.append(run_check(found.qid, answer))
+    return results
+
+
+__all__ = [
+    "BANK", "DEFERRED", "DEFER_VARIABLE", "FAILED", "GENERATED_EXAMPLES", "NOT_ATTEMPTED", "PASSED",
+    "CheckResult", "Question", "borrowed_reference", "check", "code_key", "evaluate", "forbid_copies",
+    "grade", "question", "questions", "run_check",
+]
