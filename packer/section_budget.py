@@ -27,7 +27,7 @@ def estimate_tokens(text: str) -> int:
     return (len(require_str("text", text)) + 3) // 4
 
 
-def _check_keys(sections: Any) -> Mapping[str, Any]:
+def _check_keys(sections: Any) -> None:
     """Refuse a non-mapping, unknown section names and non-str section texts."""
     if not isinstance(sections, Mapping):
         raise ValueError(f"sections must be a mapping of section name to text, got {type(sections).__name__}")
@@ -35,7 +35,6 @@ def _check_keys(sections: Any) -> Mapping[str, Any]:
         if key not in SECTION_ORDER:
             raise ValueError(f"sections: unknown section {key!r}; expected names from {', '.join(SECTION_ORDER)}")
         require_str(f"sections[{key!r}]", text)
-    return sections
 
 
 def build_prompt(sections: Mapping[str, str]) -> str:
