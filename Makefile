@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lab test outputs exercises grade demo-class bench bench-widgets bench-grade clean
+.PHONY: venv lab test mutation outputs exercises grade demo-class bench bench-widgets bench-grade clean
 
 # Reinstall only when pyproject.toml is newer than the last install.
 $(STAMP): pyproject.toml
@@ -22,6 +22,11 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Mutation testing of the packer core against its unit tests (minutes; not part of `make test`).
+# Scratch copies only: the working tree is never changed. Explained equivalents: tests/mutation/equivalent.toml.
+mutation: $(STAMP)
+	$(BIN)/python tests/mutation/score.py
 
 # Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
 NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb

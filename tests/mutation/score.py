@@ -104,12 +104,12 @@ class Worker:
         self.root, self.tests = root, tests
 
     def outcome(self, mutant: Mutant, timeout: float) -> str:
-        """'killed' (a test failed or the run hung) or 'survived'."""
+        """'killed' (a test failed), 'timeout' (the run hung: counted as killed, but listed) or 'survived'."""
         target = self.dir / mutant.path
         target.write_text(mutant.source, encoding="utf-8")
         try:
             tests = ordered_tests(self.dir, self.tests, mutant.path)
-            return "survived" if run_tests(self.dir, tests, timeout) == "passed" else "killed"
+            return {"passed": "survived", "failed": "killed", "timeout": "timeout"}[run_tests(self.dir, tests, timeout)]
         finally:
             shutil.copy2(self.root / mutant.path, target)
 
@@ -132,11 +132,12 @@ def run_all(mutants: Sequence[Mutant], root: Path, copied: Iterable[str], tests:
             free.append(worker)
         progress(sum(1 for o in outcomes if o), len(mutants))
 
+    pool = ThreadPoolExecutor(max_workers=len(workers))
     try:
-        with ThreadPoolExecutor(max_workers=len(workers)) as pool:
-            for future in [pool.submit(one, i) for i in range(len(mutants))]:
-                future.result()
-    finally:
+        for future in [pool.submit(one, i) for i in range(len(mutants))]:
+            future.result()
+    finally:  # on Ctrl-C: start no further mutant, wait for the running ones (they got the signal too)
+        pool.shutdown(wait=True, cancel_futures=True)
         for worker in workers:
             worker.close()
     return outcomes
@@ -151,7 +152,7 @@ def report(modules: Sequence[str], mutants: Sequence[Mutant], outcomes: Sequence
     totals = [0, 0, 0, 0]
     for module in modules:
         mine = [i for i, m in enumerate(mutants) if m.path == module]
-        killed = sum(1 for i in mine if outcomes[i] == "killed")
+        killed = sum(1 for i in mine if outcomes[i] in ("killed", "timeout"))
         equivalent = sum(1 for i in mine if explained.get(i))
         survived = len(mine) - killed - equivalent
         for k, n in enumerate((len(mine), killed, equivalent, survived)):
@@ -169,6 +170,11 @@ def report(modules: Sequence[str], mutants: Sequence[Mutant], outcomes: Sequence
         if e is not None:
             m = mutants[i]
             lines.append(f"  {m.path}:{m.line}  {m.function}  {m.operator}: {m.change}\n      why: {e.why}")
+    timeouts = [m for m, outcome in zip(mutants, outcomes) if outcome == "timeout"]
+    if timeouts:
+        lines.append("")
+        lines.append("Timed out (counted as killed; on a busy machine rerun them to be sure):")
+        lines += [f"  {m.path}:{m.line}  {m.function}  {m.operator}: {m.change}" for m in timeouts]
     if stale:
         lines.append("")
         lines.append("Stale entries in equivalent.toml (no surviving mutant matches them; remove or fix):")
@@ -210,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     if not baseline_passes(ROOT, args.modules):
         print("The core tests fail on the unmutated (re-written) modules; fix that first.")
         return 2
-    timeout = max(60.0, 10 * (time.monotonic() - start))
+    timeout = max(300.0, 10 * (time.monotonic() - start))  # generous: a busy machine must not fake a kill
     print(f"{len(mutants)} mutants of {len(args.modules)} core modules; tests: {' '.join(TESTS)}; "
           f"{args.jobs} jobs", flush=True)
 
