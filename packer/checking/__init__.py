@@ -21,12 +21,15 @@ from packer.checking.engine import (
     GENERATED_EXAMPLES,
     NOT_ATTEMPTED,
     PASSED,
+    TIME_LIMIT,
+    CheckInterrupted,
     CheckResult,
     Question,
     borrowed_reference,
     code_key,
     evaluate,
     forbid_copies,
+    shown,
 )
 from packer.checking.bank import BANK
 
@@ -39,12 +42,15 @@ def question(qid: str) -> Question:
 
 
 def check(qid: str, answer: Any) -> CheckResult:
-    """Check one answer: fixed cases, then generated inputs; report the smallest disagreement found."""
+    """Check one answer: fixed cases, then generated inputs; report the smallest disagreement found.
+    In a notebook the result is shown at once, wherever the call sits in its cell."""
     if os.environ.get(DEFER_VARIABLE) == "1":
         found = question(qid)
-        return CheckResult(qid, found.name, DEFERRED, 0, found.points,
-                           detail="the grader checks this after the notebook has run")
-    return run_check(qid, answer)
+        result = CheckResult(qid, found.name, DEFERRED, 0, found.points,
+                             detail="the grader checks this after the notebook has run")
+    else:
+        result = run_check(qid, answer)
+    return shown(result)
 
 
 def run_check(qid: str, answer: Any) -> CheckResult:
@@ -80,7 +86,7 @@ def grade(namespace: Mapping[str, Any], lesson: str) -> list[CheckResult]:
 
 
 __all__ = [
-    "BANK", "DEFERRED", "DEFER_VARIABLE", "FAILED", "GENERATED_EXAMPLES", "NOT_ATTEMPTED", "PASSED",
-    "CheckResult", "Question", "borrowed_reference", "check", "code_key", "evaluate", "forbid_copies",
+    "BANK", "DEFERRED", "DEFER_VARIABLE", "FAILED", "GENERATED_EXAMPLES", "NOT_ATTEMPTED", "PASSED", "TIME_LIMIT",
+    "CheckInterrupted", "CheckResult", "Question", "borrowed_reference", "check", "code_key", "evaluate", "forbid_copies",
     "grade", "question", "questions", "run_check",
 ]
