@@ -118,6 +118,11 @@ def section_result(result: Any) -> tuple:
     return (result.ok, result.message, result.total)
 
 
+def describe_section_result(result: Any) -> str:
+    """Show a check_sections result by the three attributes the check compares."""
+    return f"ok={result.ok!r}, message={result.message!r}, total={result.total!r}"
+
+
 EXAMPLE = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
            {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]
 SEED_PASSAGES = [("a", "one two"), ("b", "one two three four five"), ("c", "six")]
@@ -197,7 +202,7 @@ register(Question(
     packer.prompt.pack_prompt,
     cases=(("why", SEED_PASSAGES, 9, count_words), ("why", [], 4, count_words),
            ("why", SEED_PASSAGES, 13, count_words), ("why", [("a", "aaaaa"), ("b", "bbbbb")], 10, count_chars_div4),
-           ("日本?", [("é", "日本語"), ("b", "")], 31, count_utf8_bytes)),
+           ("日本?", [("é", "日本語"), ("b", "")], 49, count_utf8_bytes)),
     inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
 ))
 register(Question(
@@ -225,6 +230,7 @@ register(Question(
         st.tuples(QUESTION, ANY_PASSAGES, st.integers(0, 60), BAD_COUNTER),
         st.tuples(QUESTION, PASSAGES_TWICE, NOT_A_COUNT, COUNTER),
         st.tuples(QUESTION, PASSAGES_ONE_BAD, st.integers(0, 60), BAD_COUNTER),
+        st.tuples(st.sampled_from([None, 7, b"why", ("why",)]), PASSAGES, st.integers(0, 60), COUNTER),
     ),
 ))
 PREDICT_QUESTION = "Is the FIFO full?"
@@ -288,7 +294,7 @@ register(Question(
     variants.pack_utf8_report,
     cases=(([("a", "x"), ("b", "y" * 40), ("c", "z")], 30, 0), ([], 9, 0), ([], 8, 0), ([("a", "x"), ("a", "y")], 99, 0),
            (once([("a", "x"), ("b", "y" * 40), ("c", "z")]), 30, 0), ([("é", "x"), ("b", "y")], 16, 0)),
-    inputs=UTF8_INPUTS_MAYBE_BAD,
+    inputs=st.one_of(UTF8_INPUTS_MAYBE_BAD, st.builds(_utf8_args, PASSAGE_LIST.map(once), RESERVE, st.integers(0, 20))),
 ))
 PREDICT_UTF8 = [("q", "naïve café"), ("r", "日本語のテキスト"), ("s", "ok")]
 
@@ -319,6 +325,13 @@ SECTIONS_ALL = st.builds(_sections, st.fixed_dictionaries({key: SECTION_TEXT for
                          st.booleans())
 SECTIONS_MAYBE_MISSING = st.builds(_sections, st.fixed_dictionaries({}, optional={key: SECTION_TEXT for key in SECTION_ORDER}),
                                    KEY_ORDER, st.booleans())
+WORDS = st.text(alphabet="ab.é日🙂", min_size=1, max_size=8)
+SECTIONS_WITH_MARKER = st.builds(  # every section has text and the marker is there: only the budget decides
+    _sections, st.fixed_dictionaries({**{key: WORDS for key in SECTION_ORDER},
+                                      "format": st.sampled_from(["KEY: VALUE", "Return KEY: VALUE lines.", "日本 KEY: VALUE"])}),
+    KEY_ORDER, st.booleans())
+SECTIONS_WITHOUT_MARKER = st.builds(_sections, st.fixed_dictionaries({key: WORDS for key in SECTION_ORDER}), KEY_ORDER,
+                                    st.booleans())  # marker absent, and often over budget too: two checks fail
 SIZE = st.one_of(st.just(0), st.integers(0, 900))
 SIZES = st.builds(_sections, st.fixed_dictionaries({key: SIZE for key in SECTION_ORDER}), KEY_ORDER, st.booleans())
 BAD_SIZES = st.one_of(
@@ -354,8 +367,10 @@ register(Question(
            ({**FIFO, "task": "\n", "format": "Free text."}, 10),  # three fail: missing text comes first
            ({k: v for k, v in FIFO.items() if k != "examples"}, 0), (Record(FIFO), 88),
            ({**FIFO, "context": "日本語のテキスト" * 10}, 100), ({**FIFO, "context": "日本語のテキスト" * 10}, 99)),
-    inputs=st.tuples(st.one_of(SECTIONS_ALL, SECTIONS_MAYBE_MISSING), st.one_of(st.just(0), st.integers(0, 60))),
+    inputs=st.tuples(st.one_of(SECTIONS_WITH_MARKER, SECTIONS_WITHOUT_MARKER, SECTIONS_ALL, SECTIONS_MAYBE_MISSING),
+                     st.one_of(st.just(0), st.integers(0, 60))),
     normalize=section_result,
+    describe=describe_section_result,
 ))
 register(Question(
     "q4.4", "plan_headroom", 2, "variant: planned tokens, headroom and headroom percent",
