@@ -30,7 +30,8 @@ from hypothesis.strategies import SearchStrategy
 PASSED, FAILED, NOT_ATTEMPTED, DEFERRED = "passed", "failed", "not attempted", "deferred"
 DEFER_VARIABLE = "PACKER_CHECKS_DEFERRED"  # set by the grader: in-notebook checks then wait for it
 GENERATED_EXAMPLES = 120
-TIME_LIMIT = 2.0  # seconds one call of an answer may take before the check stops it
+TIME_LIMIT = 2.0  # seconds one call of an answer may take in an in-notebook check before it is stopped
+_LIMIT: list[float | None] = [None]  # the limit of the check now running (None: the grader's own timeouts apply)
 SEARCH = settings(
     database=None, derandomize=True, max_examples=GENERATED_EXAMPLES, deadline=None,
     suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
@@ -160,11 +161,19 @@ class _Stopped(Exception):
         self.args_given, self.seconds = args, seconds
 
 
+def current_limit() -> float | None:
+    """Seconds one call of the answer may take in the check now running (None: no limit)."""
+    return _LIMIT[0]
+
+
 @contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raise _TimedOut inside the block once `seconds` have passed. In the main thread (a Jupyter kernel
-    runs cells there) a SIGALRM timer does it, restoring any timer and handler it found; elsewhere a
-    trace function checks the clock as the Python code runs."""
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise _TimedOut inside the block once `seconds` have passed (None: no limit). In the main thread
+    (a Jupyter kernel runs cells there) a SIGALRM timer does it, restoring any timer and handler it
+    found; elsewhere a trace function checks the clock as the Python code runs."""
+    if seconds is None:
+        yield
+        return
     if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
         def on_alarm(signum: int, frame: Any) -> None:
             raise _TimedOut
@@ -303,12 +312,12 @@ def _run(question: Question, func: Callable[..., Any], args: tuple, *, stub_mean
     given = copy.deepcopy(args)
     try:
         if watch:
-            with time_limit(TIME_LIMIT):
+            with time_limit(current_limit()):
                 value = _watched(func, given)
         else:
             value = func(*given)
     except _TimedOut:
-        raise _Stopped(args, TIME_LIMIT) from None
+        raise _Stopped(args, current_limit() or 0) from None
     except _Borrowed:
         raise
     except NotImplementedError as error:
@@ -438,8 +447,17 @@ def borrowed_reference(answer: Any) -> str | None:
     return None
 
 
-def evaluate(question: Question, answer: Any) -> CheckResult:
-    """Run one question's fixed cases, then its generated-input search, against an answer."""
+def evaluate(question: Question, answer: Any, seconds: float | None = None) -> CheckResult:
+    """Run one question's fixed cases, then its generated-input search, against an answer; with
+    `seconds`, a call of the answer that runs longer is stopped and reported (an endless loop)."""
+    outer, _LIMIT[0] = _LIMIT[0], seconds
+    try:
+        return _evaluate(question, answer)
+    finally:
+        _LIMIT[0] = outer
+
+
+def _evaluate(question: Question, answer: Any) -> CheckResult:
     qid = question.qid
 
     def result(status: str, **details: Any) -> CheckResult:
