@@ -59,7 +59,7 @@ CHUNK = st.one_of(
 CHUNK_LIST = st.lists(CHUNK, max_size=7)
 CHUNKS = st.one_of(CHUNK_LIST, CHUNK_LIST.map(tuple))
 ANY_CHUNKS = st.one_of(CHUNKS, CHUNK_LIST.map(once))  # the container contract: any ordered iterable, read once
-SEPARATOR = st.sampled_from(["\n\n", " | ", "", "\n---\n"])
+SEPARATOR = st.sampled_from(["\n\n", " | ", "", "\n---\n", " · ", "日"])
 PASSAGE_LIST = st.lists(st.tuples(KEY, TEXT), max_size=6, unique_by=lambda p: p[0])
 PASSAGES = st.one_of(PASSAGE_LIST, PASSAGE_LIST.map(tuple))
 ANY_PASSAGES = st.one_of(PASSAGES, PASSAGE_LIST.map(once))

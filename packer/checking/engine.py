@@ -27,6 +27,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis.errors import Flaky, NoSuchExample
 from hypothesis.strategies import SearchStrategy
 
+from packer.checking.inputs import Once  # imported with the engine: the grader's fresh copy must use its own
+
 PASSED, FAILED, NOT_ATTEMPTED, DEFERRED = "passed", "failed", "not attempted", "deferred"
 DEFER_VARIABLE = "PACKER_CHECKS_DEFERRED"  # set by the grader: in-notebook checks then wait for it
 GENERATED_EXAMPLES = 120
@@ -287,7 +289,6 @@ def _watched(func: Callable[..., Any], args: tuple) -> Any:
 def _changed(before: tuple, after: tuple, reference: Callable[..., Any]) -> str | None:
     """How an answer changed the input it was given (None when it left it as it was). One-pass
     iterables (`once(...)`) are meant to be read and are not compared."""
-    from packer.checking.inputs import Once
     try:
         names = list(inspect.signature(reference).parameters)
     except (TypeError, ValueError):

@@ -761,3 +761,28 @@ def test_an_answer_that_never_calls_encode_is_timed_instead_and_a_linear_one_pas
     from packer.checking.linear import encoded_characters, passages, roomy_limit
     assert encoded_characters(linear_bytes, (passages(10), roomy_limit(10), 0)) == 0
     assert check("q3.1", linear_bytes).status == PASSED
+
+
+# --- the container contract: any ordered iterable, read once ---------------------------------------------
+def test_the_reference_variants_read_a_real_generator_once():
+    from packer.checking import variants
+    passages = [("a", "x"), ("b", "y" * 40), ("c", "z")]
+    expected = ("Sources:\n[a] x\n[c] z\n", ["a", "c"], ["b"])
+    assert variants.pack_utf8_report((p for p in passages), 30, 0) == expected
+    assert variants.pack_utf8_report(tuple(passages), 30, 0) == expected
+    chunks = packer.checking.bank.EXAMPLE
+    assert variants.assemble_prefix((c for c in chunks), 100) == variants.assemble_prefix(chunks, 100)
+    assert variants.assemble_charged((c for c in chunks), 100, 5) == variants.assemble_charged(chunks, 100, 5)
+    for bad in ("ab", {"a": "x"}, {("a", "x")}, None):
+        with pytest.raises(ValueError, match="passages"):
+            variants.pack_utf8_report(bad, 30, 0)
+
+
+def test_once_behaves_like_a_generator_and_shows_as_the_call_that_makes_it():
+    from packer.checking.inputs import Record, once
+    items = once([("a", "x")])
+    assert repr(items) == "once([('a', 'x')])" and eval(repr(items), {"once": once}).__class__ is items.__class__
+    assert list(items) == [("a", "x")] and list(items) == [], "a second pass sees nothing, as with a generator"
+    record = Record(text="a", token_count=1)
+    assert repr(record) == "Record(text='a', token_count=1)" and dict(record) == {"text": "a", "token_count": 1}
+    assert not isinstance(record, dict) and record == {"text": "a", "token_count": 1}
