@@ -2,7 +2,8 @@
 
 A learner calls `check("q1.1", assemble_context)` in an exercise notebook; the grader calls the same
 functions in each submission's kernel. Inside: `engine` (how one question is checked), `bank` (the question
-bank: ids, points, references, inputs), `variants` (reference answers to the variant questions) and
+bank: ids, points, references, inputs), `inputs` (the pasteable helpers counterexamples may show),
+`linear` (q3.1's linear-work requirement), `variants` (reference answers to the variant questions) and
 `exercises` (`python -m packer.checking.exercises` writes exercises/ from solutions/).
 Imports point down only: this package uses the core `packer`, never `packer.lab` or `packer.grading`.
 """

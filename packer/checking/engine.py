@@ -1,7 +1,9 @@
 """The check engine: run one Question against an answer, fixed cases first, then generated inputs.
 
 `evaluate(question, answer)` returns a CheckResult (passed / failed / not attempted) that shows, on failure,
-the smallest input found where the answer and the reference disagree. The engine knows nothing of the
+the smallest input found where the answer and the reference disagree, as a call that can be pasted into a
+cell. The answer runs on a private copy of each input and must leave it as it was; with a time limit
+(in-notebook checks), a call that runs longer is stopped and reported; an interrupt becomes one line. The engine knows nothing of the
 question bank (packer.checking.bank); the package (packer.checking) joins the two.
 """
 
