@@ -8,15 +8,14 @@ reference in the learner's place it must give exactly the printed expected resul
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from packer.checking import DEFER_VARIABLE, evaluate, question, run_check
+from packer.checking import DEFER_VARIABLE, question
 
-from test_mutants import MUTANTS, REQUIREMENT_ONLY
+from test_mutants import MUTANTS, REQUIREMENT_ONLY, checked, searched
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUGS = {"1": "01_assemble_context", "2": "02_prompt_packer", "3": "03_utf8_packer", "4": "04_section_budget"}
@@ -80,7 +79,7 @@ def _not_a_name_error(qid: str, result, answer) -> None:
 
 @pytest.mark.parametrize("qid, why, answer", MUTANTS, ids=[f"{q}-{w}" for q, w, _ in MUTANTS])
 def test_the_printed_input_runs_in_the_exercise_and_gives_the_expected_result(qid, why, answer):
-    result = run_check(qid, answer)
+    result = checked(qid, answer)
     assert_pastes_and_reproduces(qid, result)
     _not_a_name_error(qid, result, answer)
 
@@ -91,7 +90,7 @@ SEARCHED = [(q, w, f) for q, w, f in MUTANTS
 
 @pytest.mark.parametrize("qid, why, answer", SEARCHED, ids=[f"{q}-{w}" for q, w, _ in SEARCHED])
 def test_generated_counterexamples_run_in_the_exercise_too(qid, why, answer):
-    result = evaluate(replace(question(qid), cases=()), answer)
+    result = searched(qid, answer)
     assert_pastes_and_reproduces(qid, result)
     _not_a_name_error(qid, result, answer)
 

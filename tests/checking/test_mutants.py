@@ -6,6 +6,7 @@ The correct versions are checked too, so a check that fails everything would be 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Set
 
@@ -673,9 +674,24 @@ def plan_headroom_truncating(section_chars, budget):
     return planned, headroom, int(headroom / budget * 100)
 
 
+@functools.cache
+def checked(qid: str, answer) -> object:
+    """run_check's result, computed once per answer (test_counterexamples pastes the same results)."""
+    return run_check(qid, answer)
+
+
+@functools.cache
+def searched(qid: str, answer) -> object:
+    """The result of the generated-input search alone, without the fixed cases, computed once."""
+    from dataclasses import replace
+
+    from packer.checking import evaluate, question
+    return evaluate(replace(question(qid), cases=()), answer)
+
+
 @pytest.mark.parametrize("qid, why, answer", MUTANTS, ids=[f"{q}-{w}" for q, w, _ in MUTANTS])
 def test_the_check_catches_the_mutant_with_a_counterexample(qid, why, answer):
-    result = run_check(qid, answer)
+    result = checked(qid, answer)
     assert result.status == FAILED, f"{qid} passed a wrong answer: {why}"
     assert result.points == 0
     assert result.counterexample and result.expected and result.actual, str(result)
@@ -703,9 +719,6 @@ GENERATED = [(q, w, f) for q, w, f in MUTANTS
 @pytest.mark.parametrize("qid, why, answer", GENERATED, ids=[f"{q}-{w}" for q, w, _ in GENERATED])
 def test_generated_inputs_alone_find_the_mutant(qid, why, answer):
     """Without the fixed cases, the hypothesis search still finds (and shrinks) a counterexample."""
-    from dataclasses import replace
-
-    from packer.checking import evaluate, question
-    result = evaluate(replace(question(qid), cases=()), answer)
+    result = searched(qid, answer)
     assert result.status == FAILED and result.counterexample, f"{qid}: search missed: {why}"
     assert result.detail.startswith("smallest generated input")
