@@ -8,7 +8,7 @@ from typing import Any
 from packer.chunks import chunk_parts
 from packer.section_budget import plan_budget
 from packer.utf8 import pack_utf8
-from packer.validation import require_count, require_str
+from packer.validation import require_count, require_list, require_str
 
 
 def assemble_prefix(chunks: Any, max_tokens: int, separator: str = "\n\n") -> tuple[str, int]:
@@ -40,7 +40,9 @@ def assemble_charged(chunks: Any, max_tokens: int, separator_tokens: int) -> tup
 
 
 def pack_utf8_report(passages: Any, limit: int, reserve: int) -> tuple[str, list[str], list[str]]:
-    """pack_utf8 that also reports the ids it skipped, in order."""
+    """pack_utf8 that also reports the ids it skipped, in order (passages may be any ordered iterable:
+    it is read once, so a generator's passages are not lost to a second pass)."""
+    passages = require_list("passages", passages)
     text, kept = pack_utf8(passages, limit, reserve)
     kept_set = set(kept)
     return text, kept, [key for key, _ in passages if key not in kept_set]

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from packer.chunks import assemble_context
 from packer.counters import COUNTERS
 from packer.lab.plots import plot_check, plot_plan, plot_trace
-from packer.section_budget import SECTION_ORDER, check_sections, format_plan, plan_budget
+from packer.section_budget import SECTION_ORDER, check_sections, estimate_tokens, format_plan, plan_budget
 from packer.lab.trace import format_trace, trace_chunks, trace_prompt, trace_utf8
 from packer.utf8 import pack_utf8
 
@@ -75,7 +75,10 @@ def sections_view(budget: int, **sections: str) -> View:
     """check_sections on the given section texts: the verdict, the estimate, and the budget bar."""
     def build() -> View:
         result = check_sections(sections, budget)
+        summed = sum(estimate_tokens(sections.get(key, "")) for key in SECTION_ORDER)
         lines = [result.message, f"estimate of the assembled prompt: {result.total} tokens, headroom {result.headroom}"]
+        if result.total is not None:
+            lines.append(f"sum of the section estimates:     {summed} tokens (tags and separators add {result.total - summed})")
         return View("\n".join(lines), plot_check(result, sections))
     return _guarded(build)
 
