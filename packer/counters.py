@@ -28,6 +28,16 @@ from packer.section_budget import estimate_tokens
 
 BPE_ENCODINGS = ("cl100k_base", "o200k_base")
 
+# Every counter bpe() has made, to its encoding's name. pack_prompt takes its fast path only for a counter
+# that IS one of these objects (compared by identity, never by name): any other callable is re-measured.
+BPE_COUNTERS: dict[int, tuple[Callable[[str], int], str]] = {}
+
+
+def bpe_encoding_of(count: object) -> str | None:
+    """The encoding's name if `count` is a counter made by bpe(), else None (identity, not name or attributes)."""
+    entry = BPE_COUNTERS.get(id(count))
+    return entry[1] if entry is not None and entry[0] is count else None
+
 
 def count_words(text: str) -> int:
     """Whitespace-separated words: the seed fixture's unit, deliberately NOT model tokens."""
@@ -68,6 +78,7 @@ def _bpe_counter(name: str) -> Callable[[str], int]:
 
     count.__name__ = count.__qualname__ = f"count_{name}"
     count.__doc__ = f"Real {name} tokens: byte-level BPE, special-token look-alikes counted as plain text."
+    BPE_COUNTERS[id(count)] = (count, name)  # the entry keeps the counter alive, so its id is never reused
     return count
 
 
