@@ -203,3 +203,40 @@ def explore_counting(sample: str = "English prose", unit: str = "chars/4", index
                 "unit": widgets.Dropdown(options=list(UNITS), value=unit, description="unit"),
                 "index": _slider("passage", index, 0, len(corpus_sample(sample).passages) - 1)}
     return Explorer(counting_view, controls, encoding=encoding)
+
+
+def policies_view(question: str, limit: int, encoding: str = "cl100k_base", with_parts: bool = True) -> View:
+    """The four policies (and the knapsack over parts) on one question's ranking at one budget."""
+    from packer.counters import bpe
+    from packer.lab.policies import compare, knapsack, line_costs, outcomes_table
+    from packer.lab.policy_plots import plot_choices
+    from packer.lab.retrieval import rank
+
+    def build() -> View:
+        if encoding not in ("cl100k_base", "o200k_base"):
+            raise ValueError(f"encoding: expected cl100k_base or o200k_base, got {encoding!r}")
+        count, hits = bpe(encoding), _ranked(question)
+        outcomes = compare(question, hits, limit, count)
+        if with_parts:
+            outcomes.append(knapsack(question, hits, limit, count, costs="text"))
+        head = f"{question}\n{len(hits)} passages retrieved, budget {limit} {encoding} tokens"
+        return View(f"{head}\n{outcomes_table(outcomes)}", plot_choices(outcomes, hits, line_costs(hits, count)))
+    return _guarded(build)
+
+
+@functools.cache
+def _ranked(question: str) -> list:
+    """A question's retrieval run, ranked once (the explorer revisits the same questions)."""
+    from packer.lab.retrieval import rank
+
+    return rank(question)
+
+
+def explore_policies(question: str | None = None, limit: int = 600, high: int = 2000) -> Explorer:
+    """A question menu and a budget slider over policies_view."""
+    from packer.lab.retrieval import QUESTIONS
+
+    controls = {"question": widgets.Dropdown(options=list(QUESTIONS), value=question or QUESTIONS[0],
+                                             description="question", layout=widgets.Layout(width="640px")),
+                "limit": _slider("budget (tokens)", limit, 50, high)}
+    return Explorer(policies_view, controls)
