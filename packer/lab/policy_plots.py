@@ -15,24 +15,27 @@ OVER = "#d62828"
 
 
 def plot_choices(outcomes: Sequence[Outcome], hits: Sequence[Hit], costs: Sequence[int]) -> Figure:
-    """One row per policy, one cell per ranked passage (width = its tokens): filled when the policy keeps it."""
-    fig = Figure(figsize=(8.0, 0.55 * len(outcomes) + 1.3), dpi=80)
-    fig.subplots_adjust(left=0.27, right=0.97, bottom=0.3 if len(outcomes) < 4 else 0.22, top=0.86)
+    """One row per policy, one cell per ranked passage (its tokens written above): filled when the policy keeps it."""
+    fig = Figure(figsize=(8.4, 0.5 * len(outcomes) + 1.5), dpi=80)
+    fig.subplots_adjust(left=0.27, right=0.98, bottom=0.2 if len(outcomes) > 3 else 0.28, top=0.8)
     ax = fig.add_subplot()
     rows = list(reversed(outcomes))
     for y, outcome in enumerate(rows):
         colour = OVER if outcome.over else POLICY_COLOURS[(len(rows) - 1 - y) % len(POLICY_COLOURS)]
-        left = 0
-        for hit, cost in zip(hits, costs):
-            kept = hit.key in outcome.chosen
-            ax.barh([y], [cost], left=left, height=0.7, color=colour if kept else "white",
-                    edgecolor="#6c757d", linewidth=0.4)
-            left += cost
-    ax.axvline(outcomes[0].limit, color="black", linewidth=1, linestyle="--")
+        kept = [hit.key in outcome.chosen for hit in hits]
+        ax.bar([h.rank for h in hits], [0.72] * len(hits), bottom=y - 0.36, width=0.86,
+               color=[colour if k else "white" for k in kept], edgecolor="#6c757d", linewidth=0.5)
+    for hit, cost in zip(hits, costs):
+        ax.text(hit.rank, len(rows) - 0.5, str(cost), ha="center", va="bottom", fontsize=6.5, rotation=90)
+    ax.set_xlim(0.4, len(hits) + 0.6)
+    ax.set_ylim(-0.6, len(rows) + 0.35)
     ax.set_yticks(range(len(rows)), [f"{o.policy}\n{o.tokens} tokens, relevance {o.relevance:.0f}" for o in rows],
                   fontsize=8)
-    ax.set_xlabel("ranked passages, best first, each as wide as its tokens (dashed: the budget)")
-    ax.set_title(f"which passages win at a budget of {outcomes[0].limit} tokens (filled = kept)")
+    ax.set_xticks([1, *range(5, len(hits) + 1, 5)])
+    ax.set_xlabel("rank of the passage (its tokens written above the top row)")
+    ax.set_title(f"which passages win at a budget of {outcomes[0].limit} tokens (filled = kept)", pad=24)
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
     return fig
 
 
@@ -52,7 +55,8 @@ def plot_sweep(budgets: Sequence[int], run: Callable[[int], Sequence[Outcome]]) 
     ax.set_ylabel("relevance kept (sum of BM25 scores)")
     ax.set_title("relevance kept as the budget grows")
     handles, labels = ax.get_legend_handles_labels()
-    handles.append(Patch(color=OVER, label="over budget, re-measured"))
+    if any(o.over for row in table for o in row):
+        handles.append(Patch(color=OVER, label="over budget, re-measured"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     return fig
 

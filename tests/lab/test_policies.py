@@ -206,8 +206,8 @@ def test_the_view_shows_every_policy_and_a_bad_budget_as_a_readable_error():
 
 def test_the_explorer_moves_with_its_controls():
     explorer = explore_policies(CHINESE, 600)
-    assert explorer.last.text == policies_view(CHINESE, 600).text
+    assert explorer.values() == {"question": CHINESE, "limit": 600}
     explorer.controls["limit"].value = 300
-    assert explorer.last.text == policies_view(CHINESE, 300).text
+    assert explorer.last.text.splitlines()[1] == "40 passages retrieved, budget 300 cl100k_base tokens"
     explorer.controls["question"].value = QUESTIONS[0]
-    assert explorer.last.text.startswith(QUESTIONS[0])
+    assert explorer.last.text.startswith(QUESTIONS[0] + "\n")
