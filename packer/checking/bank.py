@@ -331,7 +331,7 @@ register(Question(
     "q6.2", "knapsack_value", 3, "the 0/1 knapsack: the most value that fits, by dynamic programming",
     variants.knapsack_value,
     cases=(([6, 5, 5], [10, 9, 9], 10), ([], [], 5), ([3], [4], 2), ([3], [4], 3), ([0, 0], [2, 3], 0),
-           ([4, 4], [5, 5], 8), ([2, 3, 4], [3, 4, 5], 5)),
+           ([4, 4], [5, 5], 8), ([2, 3, 4], [3, 4, 5], 5), ([1], [1], 2)),
     inputs=st.builds(_knapsack_args, COSTS_AND_VALUES, st.integers(0, 40)),
 ))
 register(Question(
