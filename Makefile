@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lab test mutation outputs exercises grade demo-class bench bench-widgets bench-grade clean
+.PHONY: venv lab test mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade clean
 
 # Reinstall only when pyproject.toml is newer than the last install.
 $(STAMP): pyproject.toml
@@ -50,6 +50,9 @@ demo-class: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py
+
+bench-prompt: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_prompt.py
 
 bench-widgets: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_widgets.py

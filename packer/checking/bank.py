@@ -406,6 +406,58 @@ register(Question(
     _predict_q4_5, cases=((),),
 ))
 
+# --- lesson 06: which passages should win? ----------------------------------------------------------
+COSTS_AND_VALUES = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 30)), max_size=7)
+SCORED = st.lists(st.tuples(KEY, st.sampled_from([0, 0.5, 1, 2, 3.5, 4, 7, 8])), max_size=7, unique_by=lambda p: p[0])
+
+
+def _knapsack_args(items: list, capacity: int) -> tuple:
+    return [cost for cost, _ in items], [value for _, value in items], capacity
+
+
+register(Question(
+    "q6.1", "pack_until_overflow", 2, "stop at the first passage whose prompt is over the limit",
+    variants.pack_until_overflow,
+    cases=(("why", SEED_PASSAGES, 9, count_words), ("why", SEED_PASSAGES, 13, count_words),
+           ("why", [], 4, count_words), ("why", [("a", "aaaaa"), ("b", "b")], 8, count_chars_div4),
+           ("why", SEED_PASSAGES, 6, count_words)),
+    inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
+))
+register(Question(
+    "q6.2", "knapsack_value", 3, "the 0/1 knapsack: the most value that fits, by dynamic programming",
+    variants.knapsack_value,
+    cases=(([6, 5, 5], [10, 9, 9], 10), ([], [], 5), ([3], [4], 2), ([3], [4], 3), ([0, 0], [2, 3], 0),
+           ([4, 4], [5, 5], 8), ([2, 3, 4], [3, 4, 5], 5), ([1], [1], 2)),
+    inputs=st.builds(_knapsack_args, COSTS_AND_VALUES, st.integers(0, 40)),
+))
+register(Question(
+    "q6.3", "above_cutoff", 1, "the priority cutoff: passages scoring at least a share of the best",
+    variants.above_cutoff,
+    cases=(([("a", 8), ("b", 4), ("c", 3.5), ("d", 7)], 0.5), ([], 0.5), ([("a", 0), ("b", 0)], 0.5),
+           ([("a", 4), ("b", 4)], 1), ([("a", 8), ("b", 1)], 0)),
+    inputs=st.tuples(SCORED, st.sampled_from([0, 0.25, 0.5, 0.75, 1])),
+))
+PREDICT_POLICY = [("a", 50, 9), ("b", 30, 7), ("c", 30, 6), ("d", 20, 2)]  # (id, tokens of its line, score), ranked
+PREDICT_ROOM = 60
+
+
+def _predict_q6_4() -> tuple[list[str], list[str]]:
+    greedy, used = [], 0
+    for key, cost, _ in PREDICT_POLICY:  # skip and continue over the precomputed costs
+        if used + cost <= PREDICT_ROOM:
+            greedy.append(key)
+            used += cost
+    subsets = [[item for i, item in enumerate(PREDICT_POLICY) if mask >> i & 1] for mask in range(16)]
+    fitting = [s for s in subsets if sum(cost for _, cost, _ in s) <= PREDICT_ROOM]
+    best = max(fitting, key=lambda s: sum(score for *_, score in s))
+    return greedy, [key for key, _, _ in best]
+
+
+register(Question(
+    "q6.4", "predict_q6_4", 1, "predict: what skip-and-continue and the knapsack keep in 60 tokens",
+    _predict_q6_4, cases=((),),
+))
+
 # Answers may not be, or call, the reference implementations or their building blocks. (The lessons'
 # traces in packer.lab call these same functions, so an answer that calls a trace is caught as it runs.)
 for module in (packer.chunks, packer.prompt, packer.utf8, packer.section_budget, packer.validation,

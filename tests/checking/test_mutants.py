@@ -688,6 +688,108 @@ def searched(qid: str, answer) -> object:
     from packer.checking import evaluate, question
     return evaluate(replace(question(qid), cases=()), answer)
 
+# --- lesson 06 ---------------------------------------------------------------------------------------
+# Learner-style correct answers first, then one broken rule each.
+def good_pack_until_overflow(question, passages, limit, count):
+    kept = []
+    for passage in passages:
+        if count(render(question, kept + [passage])) > limit:
+            break
+        kept.append(passage)
+    return [key for key, _ in kept]
+
+
+def good_knapsack_value(costs, values, capacity):
+    best = [0] * (capacity + 1)
+    for cost, value in zip(costs, values):
+        for c in range(capacity, cost - 1, -1):
+            best[c] = max(best[c], best[c - cost] + value)
+    return best[capacity]
+
+
+def good_above_cutoff(scored, share):
+    best = max((score for _, score in scored), default=0)
+    return [key for key, score in scored if score >= share * best]
+
+
+CORRECT += [("q6.1", good_pack_until_overflow), ("q6.2", good_knapsack_value), ("q6.3", good_above_cutoff),
+            ("q6.4", lambda: (["a"], ["b", "c"]))]
+
+
+@mutant("q6.1", "skips and continues instead of stopping")
+def pack_until_overflow_skips(question, passages, limit, count):
+    chosen, _, _ = good_pack_prompt(question, passages, limit, count)
+    return [key for key, _ in chosen]
+
+
+@mutant("q6.1", "stops when the prompt reaches the limit (< instead of <=)")
+def pack_until_overflow_strict(question, passages, limit, count):
+    kept = []
+    for passage in passages:
+        if count(render(question, kept + [passage])) >= limit:
+            break
+        kept.append(passage)
+    return [key for key, _ in kept]
+
+
+@mutant("q6.1", "adds each line's count to the base prompt's instead of re-measuring")
+def pack_until_overflow_adds(question, passages, limit, count):
+    used, kept = count(render(question, [])), []
+    for key, text in passages:
+        cost = count(f"[{key}] {text}\n")
+        if used + cost > limit:
+            break
+        used += cost
+        kept.append(key)
+    return kept
+
+
+@mutant("q6.2", "walks the capacities upwards, so an item can be used twice")
+def knapsack_value_unbounded(costs, values, capacity):
+    best = [0] * (capacity + 1)
+    for cost, value in zip(costs, values):
+        for c in range(cost, capacity + 1):
+            best[c] = max(best[c], best[c - cost] + value)
+    return best[capacity]
+
+
+@mutant("q6.2", "greedy by value per token instead of dynamic programming")
+def knapsack_value_greedy(costs, values, capacity):
+    order = sorted(range(len(costs)), key=lambda i: -values[i] / costs[i] if costs[i] else float("-inf"))
+    total = used = 0
+    for i in order:
+        if used + costs[i] <= capacity:
+            used += costs[i]
+            total += values[i]
+    return total
+
+
+@mutant("q6.2", "stops one short of the item's own cost (range(capacity, cost, -1))")
+def knapsack_value_off_by_one(costs, values, capacity):
+    best = [0] * (capacity + 1)
+    for cost, value in zip(costs, values):
+        for c in range(capacity, cost, -1):
+            best[c] = max(best[c], best[c - cost] + value)
+    return best[capacity]
+
+
+@mutant("q6.3", "keeps only scores strictly above the bar")
+def above_cutoff_strict(scored, share):
+    best = max((score for _, score in scored), default=0)
+    return [key for key, score in scored if score > share * best]
+
+
+@mutant("q6.3", "keeps the top share of the passages by count, not by score")
+def above_cutoff_by_count(scored, share):
+    ranked = sorted(scored, key=lambda pair: -pair[1])
+    keep = {key for key, _ in ranked[:round(share * len(scored))]}
+    return [key for key, _ in scored if key in keep]
+
+
+@mutant("q6.4", "predicts that the knapsack keeps the top passage too")
+def predict_q6_4():
+    return (["a"], ["a"])
+
 
 @pytest.mark.parametrize("qid, why, answer", MUTANTS, ids=[f"{q}-{w}" for q, w, _ in MUTANTS])
 def test_the_check_catches_the_mutant_with_a_counterexample(qid, why, answer):
@@ -707,13 +809,15 @@ def test_a_correct_learner_answer_passes(qid, answer):
 def test_the_library_is_large_and_covers_every_graded_question():
     from packer.checking import questions
     assert len(MUTANTS) >= 12
-    every = {q.qid for lesson in "1234" for q in questions(lesson)}
+    every = {q.qid for lesson in "12346" for q in questions(lesson)}
     assert {qid for qid, _, _ in MUTANTS} == every
 
 
 REQUIREMENT_ONLY = {pack_utf8_quadratic}  # right results, caught by the question's linear-work requirement
 GENERATED = [(q, w, f) for q, w, f in MUTANTS
              if not q.endswith((".5",)) and q not in ("q2.4", "q3.4") and f not in REQUIREMENT_ONLY]
+
+GENERATED = [(q, w, f) for q, w, f in MUTANTS if not q.endswith((".5",)) and q not in ("q2.4", "q3.4", "q6.4")]
 
 
 @pytest.mark.parametrize("qid, why, answer", GENERATED, ids=[f"{q}-{w}" for q, w, _ in GENERATED])
