@@ -9,7 +9,8 @@ Rust extension) and needs no network. Its tiktoken-style `Encoding.encode` raise
 special token (`<|endoftext|>`), and its `encode_ordinary` refuses texts of 1,000,000 characters or more and
 results over 200,000 tokens, so a long passage would become an error instead of a count. The counter here
 calls the extension's own `count` underneath that wrapper: it treats every text as plain text (special-token
-look-alikes included), has no length cap, builds no list of token ids, and loads in tens of milliseconds.
+look-alikes included), has no length cap and builds no list of token ids. Importing the package takes about
+half a second (it reads its vocabulary tables once); each encoding then loads in tens of milliseconds.
 The price is that `bpe_openai._bindings` is not public API: the dependency is pinned below 0.2, and
 tests/core/test_bpe.py checks the counts against the package's public `encode_ordinary` and known values,
 so an upgrade that changes it fails loudly. (Checked once by hand: identical counts to tiktoken 0.14's
@@ -22,6 +23,7 @@ encoding is loaded once and cached.
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 
 from packer.section_budget import estimate_tokens
@@ -54,7 +56,9 @@ def bpe(name: str) -> Callable[[str], int]:
 @functools.cache
 def _bpe_counter(name: str) -> Callable[[str], int]:
     """Load one encoding from the installed wheel (no network) and wrap its count."""
-    from bpe_openai import _bindings  # the heavy import, deferred until a BPE counter is asked for
+    with warnings.catch_warnings():  # the package's own use of a deprecated importlib.resources call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from bpe_openai import _bindings  # the heavy import, deferred until a BPE counter is asked for
 
     tokenizer = _bindings.tokenizer_for_encoding(name)
 
