@@ -9,20 +9,30 @@ Rust extension) and needs no network. Its tiktoken-style `Encoding.encode` raise
 special token (`<|endoftext|>`), and its `encode_ordinary` refuses texts of 1,000,000 characters or more and
 results over 200,000 tokens, so a long passage would become an error instead of a count. The counter here
 calls the extension's own `count` underneath that wrapper: it treats every text as plain text (special-token
-look-alikes included), has no length cap, builds no list of token ids, and loads in tens of milliseconds.
+look-alikes included), has no length cap and builds no list of token ids. It loads that extension module
+straight from the installed package's folder: importing the package itself first decodes every vocabulary
+into Python dictionaries the counter never uses (half a second on an idle machine, two on a busy one, which
+matters inside a grader's time limit), while the extension loads an encoding in about 0.1 s. If that direct
+load fails, it falls back to the ordinary `from bpe_openai import _bindings`.
 The price is that `bpe_openai._bindings` is not public API: the dependency is pinned below 0.2, and
 tests/core/test_bpe.py checks the counts against the package's public `encode_ordinary` and known values,
-so an upgrade that changes it fails loudly. (Checked once by hand: identical counts to tiktoken 0.14's
-`encode_ordinary`, built offline from the same vocabulary files, on 22,923 texts in both encodings.)
+so an upgrade that changes it fails loudly. tests/benchmarks/bpe_crosscheck.py compares it with tiktoken's
+`encode_ordinary`, built offline from the same vocabulary files: identical counts on all 21,297 texts tried
+(lesson 05's passages and random mixed-script strings) in both encodings, with tiktoken 0.14.
 
-`import packer` stays light: the 70 MB extension is imported on the first call to `bpe`, and each
+`import packer` stays light: the 70 MB extension is loaded on the first call to `bpe`, and each
 encoding is loaded once and cached.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.machinery
+import importlib.util
+import warnings
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 
 from packer.section_budget import estimate_tokens
 
@@ -61,12 +71,35 @@ def bpe(name: str) -> Callable[[str], int]:
     return _bpe_counter(name)
 
 
+def _extension_directly() -> ModuleType:
+    """bpe-openai's compiled extension, loaded from its file without running the package's __init__."""
+    spec = importlib.util.find_spec("bpe_openai")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("bpe-openai is not installed")
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    [path] = [p for p in folder.iterdir() if p.name.startswith("_bindings.") and p.suffix in (".so", ".pyd")]
+    loader = importlib.machinery.ExtensionFileLoader("bpe_openai._bindings", str(path))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location(loader.name, path, loader=loader))
+    loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def _extension() -> ModuleType:
+    """The extension, loaded once: directly when possible, else through the package."""
+    try:
+        return _extension_directly()
+    except (ImportError, OSError, ValueError):
+        with warnings.catch_warnings():  # the package's own use of a deprecated importlib.resources call
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from bpe_openai import _bindings
+        return _bindings
+
+
 @functools.cache
 def _bpe_counter(name: str) -> Callable[[str], int]:
     """Load one encoding from the installed wheel (no network) and wrap its count."""
-    from bpe_openai import _bindings  # the heavy import, deferred until a BPE counter is asked for
-
-    tokenizer = _bindings.tokenizer_for_encoding(name)
+    tokenizer = _extension().tokenizer_for_encoding(name)
 
     def count(text: str) -> int:
         if not isinstance(text, str):

@@ -12,11 +12,12 @@ from typing import Any
 from hypothesis import strategies as st
 
 import packer.chunks
+import packer.counters
 import packer.prompt
 import packer.section_budget
 import packer.utf8
 import packer.validation
-from packer.checking import variants
+from packer.checking import units, variants
 from packer.checking.engine import Question, forbid, plain
 from packer.checking.inputs import (
     BROKEN_COUNTERS,
@@ -405,6 +406,75 @@ register(Question(
     "q4.5", "predict_q4_5", 1, "predict: sum of section estimates vs estimate of the assembled prompt",
     _predict_q4_5, cases=((),),
 ))
+
+# --- lesson 05: counting units ----------------------------------------------------------------------
+# Each question's first case uses a cheap counter, so an untouched stub is recognised before a real
+# vocabulary is ever loaded.
+def _count_cl100k_base(text: str) -> int:
+    """Real cl100k_base tokens, the vocabulary loaded on first use (so importing the bank stays light)."""
+    return packer.counters.bpe("cl100k_base")(text)
+
+
+_count_cl100k_base.__name__ = "count_cl100k_base"
+UNIT_TEXT = st.text(alphabet="ab .\n1日", max_size=14)
+UNIT_COUNTER = st.sampled_from([count_words, count_chars_div4, count_utf8_bytes, _count_cl100k_base])
+HEADROOM_CASE = [9, 11, 12, 20], [10, 10, 10, 10]
+
+
+def _headroom_args(pairs: list, percent: int) -> tuple:
+    return [t for t, _ in pairs], [e for _, e in pairs], percent
+
+
+HEADROOM_INPUTS = st.builds(_headroom_args, st.lists(st.tuples(st.integers(0, 60), st.integers(1, 30)), min_size=1, max_size=8),
+                            st.integers(1, 100))
+register(Question(
+    "q5.1", "headroom_percent", 2, "the headroom over an estimate that covers a share of passages",
+    units.headroom_percent,
+    cases=((*HEADROOM_CASE, 50), (*HEADROOM_CASE, 25), (*HEADROOM_CASE, 75), (*HEADROOM_CASE, 100), ([7], [4], 95),
+           ([], [], 50), ([1, 2], [1], 50), ([1], [0], 50), ([-1], [1], 50), ([1], [1], 0), ([1], [1], 101),
+           ([1], [1], True), ([1], [1], 95.0)),
+    inputs=st.one_of(
+        HEADROOM_INPUTS,
+        st.tuples(st.lists(st.integers(0, 9), max_size=3), st.lists(st.integers(1, 9), max_size=3), st.integers(1, 100)),
+        st.builds(_headroom_args, st.lists(st.tuples(st.integers(-5, 9), st.integers(-2, 9)), min_size=1, max_size=3),
+                  st.integers(1, 100)),
+        st.tuples(*map(st.just, HEADROOM_CASE), st.one_of(st.integers(-5, 0), st.integers(101, 120), st.just(True))),
+    ),
+))
+register(Question(
+    "q5.2", "non_additive_cuts", 2, "find the cuts at whitespace where the whole is not the sum of its parts",
+    units.non_additive_cuts,
+    cases=(("a b", count_words), ("end.\n\nNext", _count_cl100k_base), ("ab  123", _count_cl100k_base),
+           ("", _count_cl100k_base), ("a\tb  c", count_chars_div4), (None, count_words)),
+    inputs=st.tuples(UNIT_TEXT, UNIT_COUNTER),
+))
+register(Question(
+    "q5.3", "assemble_measured", 3, "variant: re-measure the joined context instead of adding counts",
+    units.assemble_measured,
+    cases=((["ab", "cd", "efgh"], 2, count_chars_div4, " "), (["end.", "Next", "aaaa"], 3, _count_cl100k_base),
+           ([], 0, count_words), (["x"], -1, count_words), (["x"], True, count_words), (["x", 7], 9, count_words),
+           (["x"], 9, count_words, None), (["x"], 9, _constant_counter(1.5))),
+    inputs=st.one_of(
+        st.tuples(st.lists(UNIT_TEXT, max_size=6), st.integers(0, 40), UNIT_COUNTER, st.sampled_from(["\n\n", " ", ""])),
+        st.tuples(st.lists(UNIT_TEXT, max_size=3), st.one_of(NEGATIVE, BOOL), UNIT_COUNTER),
+        st.tuples(st.builds(_insert, st.lists(UNIT_TEXT, max_size=3), st.sampled_from([None, 3, b"x"]), POSITION),
+                  st.integers(0, 40), UNIT_COUNTER),
+    ),
+))
+PREDICT_UNITS = [("k", "東京"), ("m", "naïve café"), ("n", "ok")]
+
+
+def _predict_q5_4() -> tuple[list[str], int]:
+    text, kept = packer.utf8.pack_utf8(PREDICT_UNITS, 30, 0)
+    return kept, len(text.encode("utf-8"))
+
+
+register(Question(
+    "q5.4", "predict_q5_4", 1, "predict: kept ids and the most tokens the payload can have",
+    _predict_q5_4, cases=((),),
+))
+forbid(*[value for value in vars(units).values() if callable(value) and getattr(value, "__module__", "") == units.__name__])
+
 
 # --- lesson 06: which passages should win? ----------------------------------------------------------
 COSTS_AND_VALUES = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 30)), max_size=7)

@@ -43,7 +43,7 @@ def plot_ratios(measured: Sequence[Measured]) -> Figure:
     return fig
 
 
-def plot_headroom(measured: Sequence[Measured], shares: tuple[float, float] = (0.95, 0.99)) -> Figure:
+def plot_headroom(measured: Sequence[Measured], percents: tuple[int, int] = (95, 99)) -> Figure:
     """The headroom over a chars/4 plan that covers 95% and 99% of each sample's passages."""
     fig = Figure(figsize=(7.6, 4.4), dpi=80)
     fig.subplots_adjust(left=0.25, right=0.8, bottom=0.12, top=0.92)
@@ -52,12 +52,12 @@ def plot_headroom(measured: Sequence[Measured], shares: tuple[float, float] = (0
     height = 0.38
     for y, m in enumerate(rows):
         colour = KIND_COLOURS[m.sample.kind]
-        for offset, share, alpha in ((height / 2, shares[0], 0.55), (-height / 2, shares[1], 1.0)):
-            ax.barh([y + offset], [headroom_needed(m, share)], height=height, color=colour, alpha=alpha)
+        for offset, percent, alpha in ((height / 2, percents[0], 0.55), (-height / 2, percents[1], 1.0)):
+            ax.barh([y + offset], [headroom_needed(m, percent)], height=height, color=colour, alpha=alpha)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)), [m.sample.name for m in rows])
     ax.set_xlabel("headroom to add to chars/4 (%)")
-    ax.set_title(f"headroom for {shares[0]:.0%} (light) and {shares[1]:.0%} (dark) of passages, {measured[0].encoding}")
+    ax.set_title(f"headroom for {percents[0]}% (light) and {percents[1]}% (dark) of passages, {measured[0].encoding}")
     _kind_legend(ax)
     return fig
 

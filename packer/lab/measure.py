@@ -72,11 +72,12 @@ def median(values: Sequence[float]) -> float:
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 
-def headroom_needed(measured: Measured, share: float) -> int:
-    """Percent to add to a chars/4 plan so that `share` of the passages fit their real token count.
-    Negative: chars/4 already over-counts that many passages by at least this much."""
-    needed = nearest_rank([t / e for t, e in zip(measured.tokens, measured.counts["chars/4"])], share)
-    return math.ceil(round((needed - 1) * 100, 9))
+def headroom_needed(measured: Measured, percent: int) -> int:
+    """The smallest whole percent of headroom over chars/4 under which `percent` % of the passages fit their
+    real token count (tokens <= estimate * (1 + headroom / 100)); negative when chars/4 over-counts them all.
+    Integer arithmetic throughout, and the nearest-rank percentile."""
+    needed = sorted(-((100 * (e - t)) // e) for t, e in zip(measured.tokens, measured.counts["chars/4"]))
+    return needed[-((-percent * len(needed)) // 100) - 1]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ from packer.checking import DEFER_VARIABLE, NOT_ATTEMPTED, PASSED, grade, questi
 from packer.checking.exercises import MD_PLACEHOLDER, expected_exercises, main, render, stub_code, to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
-LESSONS = ["01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "06_policies"]
+LESSONS = ["01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "05_counting_units",
+           "06_policies"]
 STUB = 'raise NotImplementedError("replace this line with your answer")'
 OPEN_QUESTION = "### Open question (not auto-graded)"
 MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"

@@ -791,6 +791,132 @@ def predict_q6_4():
     return (["a"], ["a"])
 
 
+# === lesson 05 (counting units): its own block, so merges with edits above stay easy =================
+def l5_headroom(tokens, estimates, percent, *, per_passage=None, position=None, validate=True):
+    """A learner-style headroom_percent with hooks for one wrong rule at a time."""
+    if validate:
+        if not isinstance(tokens, list) or not isinstance(estimates, list) or not tokens or len(tokens) != len(estimates):
+            raise ValueError("tokens and estimates must be non-empty lists of equal length")
+        for t, e in zip(tokens, estimates):
+            need_count("token", t)
+            if type(e) is not int or e < 1:
+                raise ValueError("estimates must be positive ints")
+        if type(percent) is not int or not 1 <= percent <= 100:
+            raise ValueError("percent must be an int from 1 to 100")
+    needed = sorted((per_passage or (lambda t, e: -(-100 * (t - e) // e)))(t, e) for t, e in zip(tokens, estimates))
+    index = (position or (lambda p, n: -(-p * n // 100) - 1))(percent, len(needed))
+    return needed[index]
+
+
+def l5_cuts(passage, count, *, boundary=lambda a, b: a.isspace() != b.isspace(), keep_equal=False, swap=False):
+    if not isinstance(passage, str):
+        raise ValueError("passage must be a str")
+    whole, found = count(passage), []
+    for cut in range(1, len(passage)):
+        if boundary(passage[cut - 1], passage[cut]):
+            parts = count(passage[:cut]) + count(passage[cut:])
+            if parts != whole or keep_equal:
+                found.append((cut, whole, parts) if swap else (cut, parts, whole))
+    return found
+
+
+def l5_assemble(texts, max_tokens, count, separator="\n\n", *, measure=None, stop=False, used_of=None):
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise ValueError("texts must be a list of str")
+    need_count("max_tokens", max_tokens)
+    if not isinstance(separator, str):
+        raise ValueError("separator must be a str")
+    kept, used = [], 0
+    for text in texts:
+        measured = (measure or (lambda kept, text: count(separator.join(kept + [text]))))(kept, text)
+        if type(measured) is not int or measured < 0:
+            raise ValueError("count must return a non-negative int")
+        if measured <= max_tokens:
+            kept.append(text)
+            used = measured
+        elif stop:
+            break
+    return separator.join(kept), (used_of(kept) if used_of and kept else used)
+
+
+CORRECT += [("q5.1", l5_headroom), ("q5.2", l5_cuts), ("q5.3", l5_assemble)]
+
+
+@mutant("q5.1", "works in floats: ceil((t / e - 1) * 100) is a hair too high for 11 / 10")
+def headroom_floats(tokens, estimates, percent):
+    return l5_headroom(tokens, estimates, percent, per_passage=lambda t, e: math.ceil((t / e - 1) * 100))
+
+
+@mutant("q5.1", "rounds each passage's headroom down instead of up")
+def headroom_floor(tokens, estimates, percent):
+    return l5_headroom(tokens, estimates, percent, per_passage=lambda t, e: 100 * (t - e) // e)
+
+
+@mutant("q5.1", "takes position floor(percent * n / 100) instead of the nearest rank")
+def headroom_floor_rank(tokens, estimates, percent):
+    return l5_headroom(tokens, estimates, percent, position=lambda p, n: max(0, p * n // 100 - 1))
+
+
+@mutant("q5.1", "ignores the percent and covers every passage (the maximum)")
+def headroom_max(tokens, estimates, percent):
+    return l5_headroom(tokens, estimates, percent, position=lambda p, n: n - 1)
+
+
+@mutant("q5.1", "accepts an estimate of 0 (a ZeroDivisionError, not a ValueError)")
+def headroom_zero_estimate(tokens, estimates, percent):
+    if isinstance(estimates, list) and 0 in estimates:
+        return l5_headroom(tokens, estimates, percent, validate=False)
+    return l5_headroom(tokens, estimates, percent)
+
+
+@mutant("q5.2", "cuts only where a whitespace run starts")
+def cuts_run_starts(passage, count):
+    return l5_cuts(passage, count, boundary=lambda a, b: not a.isspace() and b.isspace())
+
+
+@mutant("q5.2", "treats only the space character as whitespace")
+def cuts_spaces_only(passage, count):
+    return l5_cuts(passage, count, boundary=lambda a, b: (a == " ") != (b == " "))
+
+
+@mutant("q5.2", "reports every cut, even where the counts add up")
+def cuts_all(passage, count):
+    return l5_cuts(passage, count, keep_equal=True)
+
+
+@mutant("q5.2", "swaps parts and whole in the triple")
+def cuts_swapped(passage, count):
+    return l5_cuts(passage, count, swap=True)
+
+
+@mutant("q5.3", "adds the texts' counts (lesson 01 with precomputed counts)")
+def assemble_measured_adding(texts, max_tokens, count, separator="\n\n"):
+    return l5_assemble(texts, max_tokens, count, separator,
+                       measure=lambda kept, text: sum(count(t) for t in kept + [text]),
+                       used_of=lambda kept: sum(count(t) for t in kept))
+
+
+@mutant("q5.3", "measures the texts joined without the separator")
+def assemble_measured_no_separator(texts, max_tokens, count, separator="\n\n"):
+    return l5_assemble(texts, max_tokens, count, separator, measure=lambda kept, text: count("".join(kept + [text])))
+
+
+@mutant("q5.3", "stops at the first text that does not fit")
+def assemble_measured_stop(texts, max_tokens, count, separator="\n\n"):
+    return l5_assemble(texts, max_tokens, count, separator, stop=True)
+
+
+@mutant("q5.4", "answers with chars/4 of the payload instead of its bytes")
+def predict_q5_4():
+    return (["k", "n"], 6)
+
+
+@mutant("q5.4", "counts characters, not bytes, when packing")
+def predict_q5_4_chars():
+    return (["k", "n"], 23)
+# === end of lesson 05 ==================================================================================
+
+
 @pytest.mark.parametrize("qid, why, answer", MUTANTS, ids=[f"{q}-{w}" for q, w, _ in MUTANTS])
 def test_the_check_catches_the_mutant_with_a_counterexample(qid, why, answer):
     result = checked(qid, answer)
@@ -818,6 +944,13 @@ GENERATED = [(q, w, f) for q, w, f in MUTANTS
              if not q.endswith((".5",)) and q not in ("q2.4", "q3.4") and f not in REQUIREMENT_ONLY]
 
 GENERATED = [(q, w, f) for q, w, f in MUTANTS if not q.endswith((".5",)) and q not in ("q2.4", "q3.4", "q6.4")]
+
+
+    every = {q.qid for lesson in "12345" for q in questions(lesson)}
+    assert {qid for qid, _, _ in MUTANTS} == every
+
+
+GENERATED = [(q, w, f) for q, w, f in MUTANTS if not q.endswith((".5",)) and q not in ("q2.4", "q3.4", "q5.4")]
 
 
 @pytest.mark.parametrize("qid, why, answer", GENERATED, ids=[f"{q}-{w}" for q, w, _ in GENERATED])

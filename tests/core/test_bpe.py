@@ -110,6 +110,7 @@ NO_NETWORK = textwrap.dedent("""
 
     from packer.counters import bpe
     print(bpe("cl100k_base")("hello world"), bpe("o200k_base")("漢字かな交じり文"))
+    print("package init run:", "bpe_openai.compat" in __import__("sys").modules)
 """)
 
 
@@ -117,7 +118,24 @@ def test_the_vocabularies_load_and_count_with_networking_disabled():
     """A fresh interpreter, so the vocabulary load itself happens with the network refused."""
     run = subprocess.run([sys.executable, "-c", NO_NETWORK], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["2", "7"]
+    assert run.stdout.splitlines() == ["2 7", "package init run: False"], "the extension is loaded directly"
+
+
+def test_the_package_import_is_the_fallback_when_the_direct_load_fails(monkeypatch):
+    import packer.counters as counters
+
+    def unavailable():
+        raise ImportError("pretend the extension file moved")
+
+    monkeypatch.setattr(counters, "_extension_directly", unavailable)
+    counters._extension.cache_clear()
+    counters._bpe_counter.cache_clear()
+    try:
+        assert bpe("cl100k_base")("hello world") == 2
+        assert counters._extension().__name__ == "bpe_openai._bindings"
+    finally:
+        counters._extension.cache_clear()
+        counters._bpe_counter.cache_clear()
 
 
 # --- accepted by pack_prompt ------------------------------------------------------------------------

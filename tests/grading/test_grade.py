@@ -52,7 +52,7 @@ def gradebook(tmp_path_factory):
     for number, (qid, _, function) in enumerate(LESSON_01_MUTANTS):
         path = folder / f"mutant{number:02d}-{qid}.ipynb"
         path.write_text(nbformat.writes(mutant_notebook(qid, function)))
-    for lesson in ("01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget"):
+    for lesson in ("01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "05_counting_units"):
         (folder / f"solution-{lesson}.ipynb").write_bytes((ROOT / "solutions" / f"{lesson}.ipynb").read_bytes())
         (folder / f"exercise-{lesson}.ipynb").write_bytes((ROOT / "exercises" / f"{lesson}.ipynb").read_bytes())
     before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}

@@ -102,15 +102,24 @@ def test_nearest_rank_and_median():
         nearest_rank([], 0.5)
 
 
-def test_headroom_covers_the_share_it_promises():
+def test_headroom_is_the_smallest_whole_percent_that_covers_the_share():
     for name in ("English prose", "Japanese names", "numeric CSV"):
         m = measure(corpus.sample(name))
-        for share in (0.95, 0.99):
-            percent = headroom_needed(m, share)
-            covered = sum(t <= e * (1 + percent / 100) + 1e-9 for t, e in zip(m.tokens, m.counts["chars/4"]))
-            assert covered >= share * len(m.tokens), (name, share, percent)
-            tighter = sum(t <= e * (1 + (percent - 1) / 100) for t, e in zip(m.tokens, m.counts["chars/4"]))
-            assert tighter < share * len(m.tokens), "one percent less would not cover the share"
+        pairs = list(zip(m.tokens, m.counts["chars/4"]))
+        for percent in (50, 95, 99, 100):
+            h = headroom_needed(m, percent)
+            covered = sum(100 * t <= e * (100 + h) for t, e in pairs)
+            assert 100 * covered >= percent * len(pairs), (name, percent, h)
+            assert 100 * sum(100 * t <= e * (99 + h) for t, e in pairs) < percent * len(pairs), "one percent less fails"
+
+
+def test_headroom_on_a_small_hand_made_case():
+    from packer.lab.corpus import Sample
+    from packer.lab.measure import Measured
+
+    fake = Measured(Sample("x", "prose", "Latin", "here", ("a", "b", "c", "d")), "cl100k_base",
+                    {"chars/4": (10, 10, 10, 10)}, (9, 11, 12, 20))
+    assert [headroom_needed(fake, p) for p in (25, 50, 75, 100)] == [-10, 10, 20, 100]
 
 
 def test_whitespace_splits_measure_the_parts_and_the_whole():
@@ -166,3 +175,21 @@ def test_the_counting_explorer_rerenders_on_every_control():
     explorer.controls["unit"].value = "UTF-8 bytes"
     explorer.controls["index"].value = 7
     assert explorer.last.text == counting_view("Korean names", "UTF-8 bytes", 7).text
+
+
+def test_the_lessons_headroom_is_the_exercise_references():
+    from packer.checking.units import headroom_percent
+
+    for s in corpus.samples():
+        m = measure(s)
+        for percent in (50, 95, 99):
+            assert headroom_needed(m, percent) == headroom_percent(list(m.tokens), list(m.counts["chars/4"]), percent)
+
+
+def test_the_lessons_cuts_are_the_exercise_references():
+    from packer.checking.units import non_additive_cuts
+
+    count = bpe("cl100k_base")
+    for passage in corpus.sample("Python code").passages[:5]:
+        found = [(len(s.left), s.parts, s.whole) for s in whitespace_splits(passage, count) if s.change]
+        assert found == non_additive_cuts(passage, count)
