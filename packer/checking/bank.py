@@ -453,7 +453,7 @@ register(Question(
     units.assemble_measured,
     cases=((["ab", "cd", "efgh"], 2, count_chars_div4, " "), (["end.", "Next", "aaaa"], 3, _count_cl100k_base),
            ([], 0, count_words), (["x"], -1, count_words), (["x"], True, count_words), (["x", 7], 9, count_words),
-           (["x"], 9, count_words, None), (["x"], 9, _constant_counter(1.5))),
+           (["x"], 9, count_words, None), (["x"], 9, always_2_5)),
     inputs=st.one_of(
         st.tuples(st.lists(UNIT_TEXT, max_size=6), st.integers(0, 40), UNIT_COUNTER, st.sampled_from(["\n\n", " ", ""])),
         st.tuples(st.lists(UNIT_TEXT, max_size=3), st.one_of(NEGATIVE, BOOL), UNIT_COUNTER),

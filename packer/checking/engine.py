@@ -43,6 +43,7 @@ SEARCH = settings(
 )
 _SHOWN = 240  # characters of a value shown in feedback before it is shortened
 _BEFORE = 40  # characters shown before the first difference of two long results
+LAB_PACKAGE = "packer.lab"  # the lessons' traces, measurements and figures: not an answer's building blocks
 UNSTABLE = "the answer gave different results for the same input (is it random, or does it keep state between calls?)"
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -440,13 +441,22 @@ def _cell_is_set(cell: Any) -> bool:
 def borrowed_reference(answer: Any) -> str | None:
     """The reference function an answer is, or calls through its globals; None when it is its own work
     (the question bank marks the references with `forbid` when it is imported)."""
-    if id(answer) in _FORBIDDEN:
-        return _FORBIDDEN[id(answer)]
+    if _lesson_tool(answer) or id(answer) in _FORBIDDEN:
+        return _lesson_tool(answer) or _FORBIDDEN[id(answer)]
     if getattr(answer, "__code__", None) is None:
         return None
     for value in _resolved_globals(answer):
-        if id(value) in _FORBIDDEN:
-            return _FORBIDDEN[id(value)]
+        if _lesson_tool(value) or id(value) in _FORBIDDEN:
+            return _lesson_tool(value) or _FORBIDDEN[id(value)]
+    return None
+
+
+def _lesson_tool(value: Any) -> str | None:
+    """The name of a function from the lessons' own tools (packer.lab), which already compute what the
+    exercises ask for. Recognised by module name, so the checks need not import the lab."""
+    module = getattr(value, "__module__", None)
+    if callable(value) and isinstance(module, str) and module.startswith(LAB_PACKAGE + "."):
+        return f"{module}.{getattr(value, '__qualname__', type(value).__qualname__)}"
     return None
 
 

@@ -490,6 +490,16 @@ LAUNDERED = {
         def estimate_tokens(text):
             return COUNTERS["chars/4 estimate"](text)
     """)["estimate_tokens"]),
+    "a lesson tool from packer.lab (the checks never import it)": ("q5.2", lambda: learner("""
+        from packer.lab.measure import whitespace_splits
+        def non_additive_cuts(text, count):
+            return [(len(s.left), s.parts - s.whole) for s in whitespace_splits(text, count) if s.parts != s.whole]
+    """)["non_additive_cuts"]),
+    "the lesson's trace of the packer": ("q1.1", lambda: learner("""
+        from packer.lab import trace
+        def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+            return trace.trace_chunks(chunks, max_tokens)
+    """)["assemble_context"]),
     "the question bank's own predictor": ("q2.4", lambda: learner("""
         import packer.checking.bank
         def predict_q2_4():

@@ -18,7 +18,7 @@ from packer.checking import DEFER_VARIABLE, question
 from test_mutants import MUTANTS, REQUIREMENT_ONLY, checked, searched
 
 ROOT = Path(__file__).resolve().parents[2]
-SLUGS = {"1": "01_assemble_context", "2": "02_prompt_packer", "3": "03_utf8_packer", "4": "04_section_budget"}
+SLUGS = {path.stem[1]: path.stem for path in (ROOT / "exercises").glob("0[1-9]_*.ipynb")}  # "1" -> "01_assemble_context"
 
 
 @pytest.fixture(autouse=True)
@@ -102,5 +102,7 @@ def test_every_setup_cell_imports_every_helper_its_checks_can_show(qid):
     namespace = setup_namespace(qid)
     wanted = {"1": {"Record", "once"}, "2": {"once", "count_words", "count_chars_div4", "count_utf8_bytes",
                                               *[c.__name__ for c in inputs.BROKEN_COUNTERS], "always_0"},
-              "3": {"once"}, "4": {"Record"}}[qid[1]]
+              "3": {"once"}, "4": {"Record"},
+              "5": {"count_words", "count_chars_div4", "count_utf8_bytes", "count_cl100k_base", "always_2_5"},
+              "6": {"count_words", "count_chars_div4", "count_utf8_bytes"}}[qid[1]]
     assert wanted <= set(namespace), f"missing from the setup cell: {sorted(wanted - set(namespace))}"

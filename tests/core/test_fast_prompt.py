@@ -148,7 +148,9 @@ def test_errors_are_the_plain_paths_errors(name):
     with pytest.raises(ValueError) as slow:
         pack_prompt("q", bad, 100, plain(count))
     assert str(fast.value) == str(slow.value) == "text is not valid UTF-8 at index 41: surrogates not allowed"
-    for args, message in [(("q", "ab", 10), "^passages must be a list"), (("q", [], -1), "^limit must be"),
-                          ((3, [], 10), "^question must be a str"), (("q", [], 2), "^limit: the base prompt")]:
-        with pytest.raises(ValueError, match=message):
+    for args in [("q", "ab", 10), ("q", [], -1), (3, [], 10), ("q", [], 2)]:
+        with pytest.raises(ValueError) as fast:
             pack_prompt(*args, count)
+        with pytest.raises(ValueError) as slow:
+            pack_prompt(*args, plain(count))
+        assert str(fast.value) == str(slow.value)

@@ -219,9 +219,10 @@ context         640     160
 constraints     320      80
 format          160      40
 examples        480     120
-total          1760     440
-budget 500, headroom 60 tokens (12%)
-440 <= 500: fits"""
+total          1760     440  sum of the sections
+assembled      1814     454  the prompt as sent (+54 chars of tags and blank lines)
+budget 500: sum of the sections 440, headroom 60 tokens (12%): fits
+            assembled prompt    454, headroom 46 tokens (9%): fits"""
 
 
 def test_plan_budget_defaults_to_the_seed_budget_of_500_tokens():
@@ -246,19 +247,25 @@ def test_format_plan_prints_the_seed_table():
     assert format_plan(plan_budget(STATED_SECTION_CHARS, 500)) == SEED_TABLE
 
 
-def test_format_plan_last_line_says_a_plan_at_the_budget_fits():
-    assert format_plan(plan_budget(STATED_SECTION_CHARS, 440)).splitlines()[-1] == "440 <= 440: fits"
+def test_format_plan_says_a_plan_exactly_at_the_budget_fits():
+    at_sum = format_plan(plan_budget(STATED_SECTION_CHARS, 440)).splitlines()
+    assert at_sum[-2] == "budget 440: sum of the sections 440, headroom 0 tokens (0%): fits"
+    at_assembled = format_plan(plan_budget(STATED_SECTION_CHARS, 454)).splitlines()
+    assert at_assembled[-1] == "            assembled prompt    454, headroom 0 tokens (0%): fits"
 
 
-def test_format_plan_last_line_says_a_plan_over_the_budget_does_not_fit():
+def test_format_plan_says_a_plan_over_the_budget_does_not_fit():
     table = format_plan(plan_budget(STATED_SECTION_CHARS, 400)).splitlines()
-    assert table[-2] == "budget 400, headroom -40 tokens (-10%)"
-    assert table[-1] == "440 > 400: does not fit"
+    assert table[-2] == "budget 400: sum of the sections 440, headroom -40 tokens (-10%): does not fit"
+    assert table[-1] == "            assembled prompt    454, headroom -54 tokens (-14%): does not fit"
+    one_short = format_plan(plan_budget(STATED_SECTION_CHARS, 453)).splitlines()
+    assert one_short[-2].endswith(": fits") and one_short[-1].endswith(": does not fit")
 
 
 def test_format_plan_shows_a_small_deficit_with_a_decimal_rather_than_as_zero():
     # -1 / 439 is -0.23%: rounded to a whole percent it would read "-0%", as if nothing were missing.
-    assert format_plan(plan_budget(STATED_SECTION_CHARS, 439)).splitlines()[-2] == "budget 439, headroom -1 tokens (-0.2%)"
+    assert format_plan(plan_budget(STATED_SECTION_CHARS, 439)).splitlines()[-2] == (
+        "budget 439: sum of the sections 440, headroom -1 tokens (-0.2%): does not fit")
 
 
 def test_plan_estimates_each_stated_section():
