@@ -211,12 +211,24 @@ def time_limit(seconds: float | None) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class _Outcome:
-    """What a call did: returned a (normalized) value, or raised an exception of some kind."""
+    """What a call did: returned a (normalized) value, or raised an exception of some kind. The text a
+    learner reads is made only when a disagreement is reported (most calls agree)."""
 
     raised: str | None
     value: Any = None
-    shown: str = ""
-    full: str = field(default="", compare=False)  # the whole text, before shortening
+    text: str | None = None  # the whole text, when it is known without the returned value
+    returned: Any = field(default=None, compare=False)
+    describe: Callable[[Any], str] | None = field(default=None, compare=False)
+
+    @property
+    def full(self) -> str:
+        if self.text is not None:
+            return self.text
+        return _clean(self.describe(self.returned)) if self.describe else _full(self.returned)
+
+    @property
+    def shown(self) -> str:
+        return _short(self.full)
 
 
 def _clean(text: str) -> str:
@@ -292,10 +304,6 @@ def _watched(func: Callable[..., Any], args: tuple) -> Any:
 def _changed(before: tuple, after: tuple, reference: Callable[..., Any]) -> str | None:
     """How an answer changed the input it was given (None when it left it as it was). One-pass
     iterables (`once(...)`) are meant to be read and are not compared."""
-    try:
-        names = list(inspect.signature(reference).parameters)
-    except (TypeError, ValueError):
-        names = []
     for index, (old, new) in enumerate(zip(before, after)):
         if isinstance(old, Once) or callable(old):
             continue
@@ -304,6 +312,10 @@ def _changed(before: tuple, after: tuple, reference: Callable[..., Any]) -> str 
         except Exception:
             same = False
         if not same:
+            try:
+                names = list(inspect.signature(reference).parameters)
+            except (TypeError, ValueError):
+                names = []
             name = names[index] if index < len(names) else f"argument {index + 1}"
             return f"changed its input: {name} became {_show(new)} (it must leave its input as it was)"
     return None
@@ -327,22 +339,21 @@ def _run(question: Question, func: Callable[..., Any], args: tuple, *, stub_mean
     except NotImplementedError as error:
         if stub_means_unattempted:
             raise _NotAttempted from error
-        return _Outcome("NotImplementedError", shown=_short(f"raised NotImplementedError: {error}"))
+        return _Outcome("NotImplementedError", text=f"raised NotImplementedError: {error}")
     except ValueError as error:
-        return _Outcome("ValueError", shown=_short(f"raised ValueError: {error}"))
+        return _Outcome("ValueError", text=f"raised ValueError: {error}")
     except Exception as error:  # a learner's bug of any kind is feedback, not a crash
-        return _Outcome(type(error).__name__, shown=_short(f"raised {type(error).__name__}: {error}"))
+        return _Outcome(type(error).__name__, text=f"raised {type(error).__name__}: {error}")
     if watch:
         changed = _changed(args, given, question.reference)
         if changed:
-            return _Outcome("changed its input", shown=changed, full=changed)
+            return _Outcome("changed its input", text=changed)
     try:
         normalized = question.normalize(value)
     except Exception:
         shown = _show(value)
-        return _Outcome(None, ("unreadable result", shown), _short(f"{shown} (not the expected shape)"))
-    full = _clean(question.describe(value)) if question.describe else _full(value)
-    return _Outcome(None, normalized, _short(full), full)
+        return _Outcome(None, ("unreadable result", shown), f"{shown} (not the expected shape)")
+    return _Outcome(None, normalized, returned=value, describe=question.describe)
 
 
 def _agree(expected: _Outcome, actual: _Outcome) -> bool:
@@ -493,7 +504,7 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
     def failure(args: tuple, pair: tuple[_Outcome, _Outcome], detail: str) -> CheckResult:
         expected, actual = pair
         expected_text, actual_text = _expected_text(expected), actual.shown
-        if not expected.raised and not actual.raised and expected.full and actual.full:
+        if not expected.raised and not actual.raised and expected.text is None and actual.text is None:
             expected_text, actual_text = first_difference(expected.full, actual.full)
             if expected_text.startswith("…"):
                 at = next((i for i, (a, b) in enumerate(zip(expected.full, actual.full)) if a != b),
