@@ -72,7 +72,14 @@ def rank(question: str, passages: Sequence[tuple[str, str]] | None = None, k: in
     """The k best passages for the question, best first (ties by collection order), scores rounded to 0.01."""
     if type(k) is not int or k < 1:
         raise ValueError(f"k must be a positive int, got {k!r}")
-    passages = collection() if passages is None else passages
+    if passages is None:
+        return list(_rank_collection(question, k))
     scores = bm25_scores(question, [text for _, text in passages])
     order = sorted(range(len(passages)), key=lambda i: (-scores[i], i))[:k]
     return [Hit(passages[i][0], passages[i][1], round(scores[i], 2), r) for r, i in enumerate(order, 1)]
+
+
+@functools.lru_cache(maxsize=32)
+def _rank_collection(question: str, k: int) -> tuple[Hit, ...]:
+    """rank() over the whole collection, once per question (the lesson and its explorer ask again and again)."""
+    return tuple(rank(question, collection(), k))

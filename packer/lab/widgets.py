@@ -218,21 +218,13 @@ def policies_view(question: str, limit: int, encoding: str = "cl100k_base", with
     def build() -> View:
         if encoding not in ("cl100k_base", "o200k_base"):
             raise ValueError(f"encoding: expected cl100k_base or o200k_base, got {encoding!r}")
-        count, hits = bpe(encoding), _ranked(question)
+        count, hits = bpe(encoding), rank(question)
         outcomes = compare(question, hits, limit, count)
         if with_parts:
             outcomes.append(knapsack(question, hits, limit, count, costs="text"))
         head = f"{question}\n{len(hits)} passages retrieved, budget {limit} {encoding} tokens"
         return View(f"{head}\n{outcomes_table(outcomes)}", plot_choices(outcomes, hits, line_costs(hits, count)))
     return _guarded(build)
-
-
-@functools.cache
-def _ranked(question: str) -> list:
-    """A question's retrieval run, ranked once (the explorer revisits the same questions)."""
-    from packer.lab.retrieval import rank
-
-    return rank(question)
 
 
 def explore_policies(question: str | None = None, limit: int = 600, high: int = 2000) -> Explorer:
