@@ -106,6 +106,11 @@ KINDS: dict[str, tuple[str, NotebookMaker]] = {
         "packer.assemble_context = lambda *args: ('', 0)")),
     "fake-results": ("flagged", lambda: with_cell(
         "open('grades.json', 'w').write('{\"score\": 10, \"max_score\": 10}')")),
+    "exits": ("graded", lambda: with_cell("exit()")),
+    "asks-input": ("graded", lambda: with_cell("name = input('Your name? ')\nprint('hello', name)")),
+    "saves-figure": ("graded", lambda: with_cell(
+        "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.savefig('my_results.png')\n"
+        "open('my_scores.csv', 'w').write('run,score\\n1,10\\n')")),
     "not-json": ("unreadable", lambda: "this is not a notebook {"),
     "not-a-notebook": ("unreadable", lambda: '{"cells": "nope"}'),
 }

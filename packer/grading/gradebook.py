@@ -30,7 +30,7 @@ class Gradebook:
     """The rows, where their names are rooted, and what the grader wrote last time."""
 
     rows: dict[str, Outcome] = field(default_factory=dict)
-    root: Path | None = None  # the folder row names start from
+    root: Path | None = None  # the folder row names start from (absolute: a copied gradebook still regrades)
     top: int = 1  # how many leading parts of a row name are the folder given
     files: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
@@ -58,7 +58,7 @@ def open_gradebook(out: Path) -> Gradebook | None:
         raise ValueError(f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
                          "or empty folder (nothing in it was changed)")
     book = data.get("gradebook", {})
-    root = (out / book["root"]).resolve() if "root" in book else None
+    root = Path(book["root"]) if "root" in book else None
     rows = {r["submission"]: from_row(r) for r in data["submissions"]} if data.get("format") == FORMAT else {}
     return Gradebook(rows, root, book.get("top", 1), list(book.get("files", [])), list(book.get("skipped", [])))
 
@@ -127,7 +127,7 @@ def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> d
                    "hypothesis": hypothesis.__version__, "cell_timeout": options.cell_timeout,
                    "notebook_timeout": options.notebook_timeout, "questions": list(options.questions) or "all",
                    "lesson": options.lesson or "from each notebook"},
-        "gradebook": {"root": os.path.relpath(book.root, out.resolve()) if book.root else ".", "top": book.top,
+        "gradebook": {"root": str(book.root or ""), "top": book.top,
                       "files": files, "skipped": book.skipped, "changed_during_grading": book.changed},
         "submissions": [to_row(o) for o in sorted(book.rows.values(), key=lambda o: o.name)],
     }

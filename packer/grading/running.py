@@ -272,7 +272,10 @@ def _cell_errors(notebook: nbformat.NotebookNode, upto: int | None = None) -> li
         for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
             if out.get("output_type") != "error" or out.get("ename") == "KeyboardInterrupt":
                 continue
-            if out.get("ename") == "StdinNotImplementedError":
+            if out.get("ename") == "SystemExit":
+                notes.append(f"{describe_cell(notebook, index)} called exit(): while grading that stops only the "
+                             "cell, and every answer is still graded")
+            elif out.get("ename") == "StdinNotImplementedError":
                 notes.append(f"{describe_cell(notebook, index)} called input(): reading from stdin is not allowed "
                              "while grading, so the call failed at once")
             else:
@@ -355,6 +358,9 @@ async def grade_submission(submission: Submission, options: Options, take_kernel
         if client is not None:
             results, flags, checks_state, slow = await _run_checks(client, wanted, options)
             outcome.flags += flags
+            if checks_state == "kernel died":
+                outcome.notes.append("the kernel died while the grader's checks ran, after the notebook's last "
+                                     "cell; the questions not checked by then are not graded")
             for qid in slow:
                 outcome.notes.append(f"checking {qid} ran past the {options.cell_timeout:g} s cell limit and was "
                                      "stopped (does the answer loop forever on some input?)")
