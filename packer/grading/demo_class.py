@@ -142,6 +142,18 @@ def make_class(folder: Path, size: int = 40, runaway: bool = True) -> dict[str, 
     return expected
 
 
+def with_saved_figures(notebook: nbformat.NotebookNode, megabytes: float, seed: int = 0) -> nbformat.NotebookNode:
+    """The notebook carrying about `megabytes` of saved PNG output, as learners' notebooks with figures do
+    (random bytes: incompressible, like real images)."""
+    import base64
+    import random
+
+    data = base64.b64encode(random.Random(seed).randbytes(int(megabytes * 3 / 4 * 1_000_000))).decode("ascii")
+    cell = next(c for c in notebook.cells if c.cell_type == "code")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": data, "text/plain": "<Figure>"})]
+    return notebook
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write a demo class into a folder."""
     parser = argparse.ArgumentParser(prog="python -m packer.grading.demo_class", description=__doc__.splitlines()[0])
