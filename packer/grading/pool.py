@@ -16,6 +16,7 @@ import os
 import resource
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,15 @@ from packer.grading.submissions import Submission
 
 
 def peak_memory_mb() -> float:
-    """This process's peak resident memory so far, in MB."""
+    """This process's peak resident memory so far, in MB. On Linux from /proc (getrusage's figure also
+    counts the parent this process was forked from before it started Python)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
 
@@ -108,7 +117,13 @@ class Pool:
     def _start(self) -> Worker:
         parent, child = self.context.Pipe()
         process = self.context.Process(target=_worker, args=(child, self.options), daemon=True)
-        process.start()
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:  # born ignoring Ctrl-C, so one that comes while it starts up prints no traceback
+            process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
         child.close()
         return Worker(process, parent)
 

@@ -14,8 +14,8 @@ from packer.grading.demo_class import KINDS, with_saved_figures
 
 MEGABYTES = 20  # saved output per notebook
 LEARNERS = 6  # 120 MB of notebooks: more than the bound below leaves room for
-GRADER_BOUND_MB = 200  # the grader process's peak, whatever the class size (about 105 MB of it is imports)
-WORKER_BOUND_MB = 300  # one worker's peak: its imports plus the one notebook it reads at a time
+GRADER_BOUND_MB = 160  # the grader process's peak, whatever the class size (about 105 MB of it is imports)
+WORKER_BOUND_MB = 250  # one worker's peak: its imports plus the one notebook it reads at a time
 
 
 def test_grading_large_notebooks_keeps_the_graders_memory_under_a_bound_set_by_jobs_not_class_size(tmp_path):
