@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from packer.grading.outcome import RESULT_FIELDS, Outcome
+from packer.grading.outcome import RESULT_FIELDS, Outcome, qid_order
 from packer.grading.running import GRADER_ROOT, Options
 
 FORMAT = 2  # grades.json layout version
@@ -98,10 +98,6 @@ def from_row(row: dict[str, Any]) -> Outcome:
     return Outcome(row["submission"], "", row.get("sha256", ""), row.get("lesson", ""), row["status"], results,
                    list(row.get("flags", [])), list(row.get("notes", [])), row.get("learner", ""),
                    bool(row.get("late", False)), list(row.get("written", [])), row.get("checks_version", ""))
-
-
-def qid_order(qid: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in qid[1:].split("."))
 
 
 def to_csv(outcomes: list[Outcome]) -> str:

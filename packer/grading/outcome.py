@@ -47,3 +47,8 @@ def not_graded(question: Any, why: str) -> dict:
     return {"qid": question.qid, "name": question.name, "status": NOT_GRADED, "points": 0,
             "max_points": question.points, "detail": f"not graded: {why}", "counterexample": None,
             "expected": None, "actual": None, "tried": 0}
+
+
+def qid_order(qid: str) -> tuple[int, ...]:
+    """Sort key for question ids: q1.10 after q1.9."""
+    return tuple(int(n) for n in qid[1:].split("."))

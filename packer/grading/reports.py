@@ -16,7 +16,7 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 
-from packer.grading.outcome import NOT_GRADED, Outcome
+from packer.grading.outcome import NOT_GRADED, Outcome, qid_order
 
 # Gradescope's published field lists (top level, and per test).
 GRADESCOPE_FIELDS = ("score", "execution_time", "output", "output_format", "test_output_format",
@@ -85,8 +85,6 @@ def gradebook_files(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
 # --- the class at a glance --------------------------------------------------------------------------------------
 def question_stats(outcomes: list[Outcome]) -> dict[str, dict]:
     """Per question: name, counts per status, and the counterexamples the failing answers produced."""
-    from packer.grading.gradebook import qid_order
-
     stats: dict[str, dict] = {}
     for outcome in outcomes:
         for r in outcome.results:
