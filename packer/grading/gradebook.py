@@ -23,6 +23,7 @@ from packer.grading.outcome import RESULT_FIELDS, Outcome, qid_order
 from packer.grading.running import GRADER_ROOT, Options
 
 FORMAT = 2  # grades.json layout version
+FILE_LIKE = (".csv", ".json", ".md", ".txt", ".xlsx", ".xls", ".html", ".pdf")  # never a gradebook folder's name
 
 
 @dataclass
@@ -51,6 +52,9 @@ def open_gradebook(out: Path) -> Gradebook | None:
     when `out` is a file or a non-empty folder that is not a gradebook of ours."""
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out: {out} is a file; give a folder for grades.csv, grades.json and feedback/")
+    if not out.exists() and out.suffix.lower() in FILE_LIKE:
+        raise ValueError(f"--out: {out} looks like a file name; --out is the folder that will hold grades.csv, "
+                         "grades.json and feedback/")
     if not out.exists() or not any(out.iterdir()):
         return None
     data = _read_ours(out / "grades.json")

@@ -1,7 +1,7 @@
 """The instructor's grader: every submission gets a row with the right status, the batch never crashes.
 
-One class is graded once per test session (each hostile kind, the solutions, the untouched exercises
-and the wrong answers of the mutant library), then each test reads the gradebook it produced.
+One class is graded once for this module (each hostile kind, the solutions, the untouched exercises, the
+wrong answers of the mutant library, detached children and a vandal), then each test reads its gradebook.
 """
 
 from __future__ import annotations

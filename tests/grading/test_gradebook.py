@@ -217,6 +217,8 @@ def test_out_naming_a_file_is_an_error_before_grading(capsys, tmp_path, ours):
     (tmp_path / "grades.csv").write_text("my spreadsheet\n")
     assert "is a file" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "grades.csv"))
     assert (tmp_path / "grades.csv").read_text() == "my spreadsheet\n"
+    assert "looks like a file name" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "marks.csv"))
+    assert not (tmp_path / "marks.csv").exists()
 
 
 def test_a_folder_that_is_not_our_gradebook_is_refused_untouched(capsys, tmp_path, ours):
