@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         if progress is not None:
             progress.bar.close()
         shutil.rmtree(run_dir, ignore_errors=True)
-        print(f"\ninterrupted: every kernel stopped, temporary files removed, nothing written"
+        print(f"interrupted: every kernel stopped, temporary files removed, nothing written"
               f"{'; the gradebook in ' + str(args.out) + ' is as it was' if previous else ''}", file=sys.stderr)
         return 130
     finally:
