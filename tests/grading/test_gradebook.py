@@ -22,6 +22,7 @@ import packer.grading.grader as grade
 from packer.grading.demo_class import KINDS, LESSON, exercise, solution
 from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS, feedback_name
 
+TIMEOUT = "20"  # seconds per cell and per check: generous, so a heavily loaded machine does not time out a check
 ANSWER = "When chunks build on each other, like steps of a procedure, skipping one makes the rest misleading."
 
 
@@ -78,7 +79,7 @@ def messy(tmp_path_factory):
     write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "01_assemble_context.ipynb", notebook_text("correct"))
     write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "timestamp.txt", "2026-11-01 10:00:00")
     out = base / "grades"
-    run = grade_cli(str(downloads), "--out", str(out), "--jobs", "2", "--lesson", "01", "--timeout", "5")
+    run = grade_cli(str(downloads), "--out", str(out), "--jobs", "2", "--lesson", "01", "--timeout", TIMEOUT)
     assert run.returncode == 0, run.stderr
     rows = {r["submission"]: r for r in json.loads((out / "grades.json").read_text())["submissions"]}
     return rows, out, downloads, run
@@ -172,7 +173,7 @@ def test_regrading_one_learner_updates_only_their_row_and_keeps_everything_else(
     original = leemin.read_text()
     write(leemin, notebook_text("correct"))
     try:
-        run = grade_cli(str(leemin), "--out", str(book), "--jobs", "1", "--lesson", "01")
+        run = grade_cli(str(leemin), "--out", str(book), "--jobs", "1", "--lesson", "01", "--timeout", TIMEOUT)
     finally:
         write(leemin, original)
     assert run.returncode == 0, run.stderr
