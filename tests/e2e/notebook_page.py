@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,11 +64,11 @@ class NotebookPage:
             " && p && p.querySelectorAll('.jp-Notebook .jp-Cell').length === count; }",
             arg=[self.path, len(self.notebook.cells)])
         deadline = time.monotonic() + 60
-        while not self._kernel_idle():
+        while not self.kernel_idle():
             assert time.monotonic() < deadline, f"{self.path}: the kernel did not become idle"
             time.sleep(0.25)
 
-    def _kernel_idle(self) -> bool:
+    def kernel_idle(self) -> bool:
         sessions = [s for s in self.lab.api("sessions") if s["path"] == self.path]
         return bool(sessions) and sessions[0]["kernel"]["execution_state"] == "idle"
 
@@ -93,7 +94,7 @@ class NotebookPage:
             ran = all(re.fullmatch(r"\[\d+\]:", s.prompt) for s in code)
             stopped = any(s.stderr and i not in tagged for i, s in enumerate(states)) and \
                 not any(s.prompt == "[*]:" for s in code) and time.monotonic() - still_since > 3
-            if (ran or stopped) and self._kernel_idle():
+            if (ran or stopped) and self.kernel_idle():
                 time.sleep(0.5)  # the last outputs are rendered right after the kernel reports idle
                 return self.states()
             assert time.monotonic() < deadline, f"{self.path}: Run All did not finish in {RUN_SECONDS} s: {states}"
@@ -123,3 +124,11 @@ class NotebookPage:
         """Scroll `locator` into view and save the whole page as it looks then."""
         locator.scroll_into_view_if_needed()
         self.page.screenshot(path=str(path))
+
+
+def wait_until(condition: Callable[[], object], failure: str, seconds: float = 60) -> None:
+    """Poll `condition` until it holds; fail with `failure` when it still does not after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.2)

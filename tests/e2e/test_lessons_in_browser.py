@@ -19,7 +19,7 @@ from packer.counters import COUNTERS
 from packer.lab.widgets import chunks_view, plan_view, prompt_view, sections_view, utf8_view
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
 
-from notebook_page import NotebookPage
+from notebook_page import NotebookPage, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -146,10 +146,3 @@ def wait_for_text(locator, expected: str, seconds: float = 30) -> None:
         time.sleep(0.2)
     assert shown == expected
 
-
-def wait_until(condition: Callable[[], bool], failure: str, seconds: float = 30) -> None:
-    """Poll `condition` until it holds; fail with `failure` when it still does not after `seconds`."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, failure
-        time.sleep(0.2)
