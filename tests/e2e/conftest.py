@@ -1,7 +1,8 @@
 """The browser tests' fixtures: a JupyterLab configured exactly as `make lab` configures it, on a copy of the
 repository, and Debian's Chromium driven headless by Playwright.
 
-Where Chromium is missing every browser test is skipped with the reason (pytest's `-rs` prints it).
+Where Chromium is missing every test that needs it is skipped with the reason (pytest's `-rs` prints it);
+the tests of the server alone still run.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def chromium() -> Path:
 
 
 @pytest.fixture(scope="session")
-def lab(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """JupyterLab on a temporary copy of the repository (it autosaves notebooks), configured by the copy's own
     jupyter-config/ exactly as `make lab` does, on a free port of 127.0.0.1, without a browser of its own."""
     before = tracked_notebooks()
