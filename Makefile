@@ -56,4 +56,4 @@ bench-grade: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_grade.py
 
 clean:
-	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades
+	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots

@@ -110,7 +110,7 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, sc
         cell = notebook.cell(notebook.code_cell_index(explorer.cell))
         check_controls(cell, explorer)
         text = cell.locator(explorer.output)
-        assert text.text_content().rstrip("\n") == explorer.expected(explorer.start)
+        wait_for_text(text, explorer.expected(explorer.start))
         figure = cell.locator(".widget-output img")
         before = figure.get_attribute("src") if explorer.figure else None
 
@@ -129,13 +129,14 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, sc
 
 
 def check_controls(cell, explorer: Explorer) -> None:
-    """The explorer's widgets are on the page (not their text fallback), with its output under them."""
-    assert cell.locator(".widget-slider").count() == explorer.sliders
-    assert cell.locator(".widget-dropdown").count() == explorer.dropdowns
-    assert cell.locator(".widget-textarea").count() == explorer.textareas
-    assert cell.locator(explorer.output).count() == 1
-    if explorer.figure:
-        assert cell.locator(".widget-output img").count() == 1
+    """The explorer's widgets are on the page (not their text fallback), with its output under them. Widgets
+    render a moment after the cell's output arrives, so each count is awaited."""
+    wanted = {".widget-slider": explorer.sliders, ".widget-dropdown": explorer.dropdowns,
+              ".widget-textarea": explorer.textareas, explorer.output: 1,
+              ".widget-output img": 1 if explorer.figure else 0}
+    for selector, count in wanted.items():
+        wait_until(lambda: cell.locator(selector).count() == count,
+                   f"{explorer.cell}: the page does not show {count} of {selector}")
 
 
 def wait_for_text(locator, expected: str, seconds: float = 30) -> None:
