@@ -17,8 +17,11 @@ venv: $(STAMP)
 
 # JupyterLab refuses to start as root unless told to (containers and CI machines often run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# The lab's configuration is the folder jupyter-config/ (repository root served, first lesson opened, news
+# pop-up off); the browser tests in tests/e2e/ start JupyterLab with the same folder.
+LAB_CONFIG := $(CURDIR)/jupyter-config
 lab: $(STAMP)
-	$(BIN)/jupyter lab $(ALLOW_ROOT) notebooks/00_start_here.ipynb
+	JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" $(BIN)/jupyter lab $(ALLOW_ROOT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
@@ -61,4 +64,4 @@ bench-grade: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_grade.py
 
 clean:
-	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades
+	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots
