@@ -16,7 +16,16 @@ import pytest
 
 import packer
 from packer.counters import COUNTERS
-from packer.lab.widgets import chunks_view, plan_view, prompt_view, sections_view, utf8_view
+from packer.lab.retrieval import QUESTIONS
+from packer.lab.widgets import (
+    chunks_view,
+    counting_view,
+    plan_view,
+    policies_view,
+    prompt_view,
+    sections_view,
+    utf8_view,
+)
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
 
 from notebook_page import NotebookPage, wait_until
@@ -77,6 +86,14 @@ EXPLORERS: dict[str, list[Explorer]] = {
                  expected=lambda v: plan_view(v, **STATED_SECTION_CHARS).text),
         Explorer("explore_sections(", sliders=1, textareas=5, start=500, key="ArrowLeft",
                  expected=lambda v: sections_view(v, **FIFO_EXAMPLE).text),
+    ],
+    "05_counting_units": [
+        Explorer('explore_counting("Japanese names", "chars/4", 3)', sliders=1, dropdowns=2, start=3,
+                 expected=lambda v: counting_view("Japanese names", "chars/4", v).text),
+    ],
+    "06_policies": [
+        Explorer("explore_policies(QUESTIONS[2], 1050)", sliders=1, dropdowns=1, start=1050,
+                 expected=lambda v: policies_view(QUESTIONS[2], v).text),
     ],
 }
 
