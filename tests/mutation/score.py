@@ -118,7 +118,7 @@ class Worker:
 
 
 def run_all(mutants: Sequence[Mutant], root: Path, copied: Iterable[str], tests: Sequence[str], jobs: int,
-            timeout: float, progress: Callable[[int, int], None] = lambda done, total: None) -> list[str]:
+            timeout: float, progress: Callable[[int, int, Mutant, str], None] = lambda *_: None) -> list[str]:
     """The outcome of every mutant, in order, using `jobs` scratch copies in parallel."""
     workers = [Worker(root, copied, tests) for _ in range(max(1, jobs))]
     free = list(workers)
@@ -130,7 +130,7 @@ def run_all(mutants: Sequence[Mutant], root: Path, copied: Iterable[str], tests:
             outcomes[index] = worker.outcome(mutants[index], timeout)
         finally:
             free.append(worker)
-        progress(sum(1 for o in outcomes if o), len(mutants))
+        progress(sum(1 for o in outcomes if o), len(mutants), mutants[index], outcomes[index])
 
     pool = ThreadPoolExecutor(max_workers=len(workers))
     try:
@@ -220,7 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(mutants)} mutants of {len(args.modules)} core modules; tests: {' '.join(TESTS)}; "
           f"{args.jobs} jobs", flush=True)
 
-    def progress(done: int, total: int) -> None:
+    def progress(done: int, total: int, mutant: Mutant, outcome: str) -> None:
+        if outcome == "survived":  # shown at once: on a busy machine the whole run takes a while
+            print(f"  survived: {mutant.path}:{mutant.line}  {mutant.function}  {mutant.change}", flush=True)
         if done % 25 == 0 or done == total:
             print(f"  {done}/{total} mutants tested", flush=True)
 
