@@ -136,36 +136,39 @@ def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> d
 # --- writing --------------------------------------------------------------------------------------------------
 def write_gradebook(book: Gradebook, options: Options, out: Path, previous: Gradebook | None) -> list[str]:
     """Write every file of the gradebook into `out`; returns the files written. Each file is replaced whole;
-    everything is prepared before the first file is replaced, grades.csv is replaced last, and files the
-    grader did not write are never touched."""
+    everything is staged (one file in memory at a time) before the first file is replaced, grades.csv is
+    replaced last, and files the grader did not write are never touched."""
     from packer.grading.reports import gradebook_files
 
     out.mkdir(parents=True, exist_ok=True)
     outcomes = sorted(book.rows.values(), key=lambda o: o.name)
-    files: dict[str, bytes] = dict(gradebook_files(outcomes))
-    files["grades.csv"] = to_csv(outcomes).encode("utf-8")
-    if previous is not None:
-        for name in ("grades.json", "grades.csv"):
-            if (out / name).is_file():
-                files[f"backup/{name}"] = (out / name).read_bytes()
-    names = sorted(set(files) | {"grades.json"})
-    files["grades.json"] = (json.dumps(to_json(book, options, out, names), indent=2, ensure_ascii=False)
-                            + "\n").encode("utf-8")
     ours = set(previous.files if previous else []) | {"grades.json", "grades.csv"}
-    for name in files:
+    names: list[str] = []
+    staged: list[tuple[Path, Path]] = []
+
+    def stage(name: str, data: bytes) -> None:
         _safe(out, name)
         if name not in ours and (out / name).exists():
             raise ValueError(f"--out: {out / name} exists and was not written by this grader; nothing was changed")
-    staged: list[tuple[Path, Path]] = []
+        names.append(name)
+        target = out / name
+        if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
+            return  # unchanged: leave the file (and its time stamp) alone
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        temporary.write_bytes(data)
+        staged.append((temporary, target))
+
     try:
-        for name, data in files.items():
-            target = out / name
-            if target.is_file() and target.read_bytes() == data:
-                continue  # unchanged: leave the file (and its time stamp) alone
-            target.parent.mkdir(parents=True, exist_ok=True)
-            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            temporary.write_bytes(data)
-            staged.append((temporary, target))
+        for name, data in gradebook_files(outcomes):
+            stage(name, data)
+        stage("grades.csv", to_csv(outcomes).encode("utf-8"))
+        for name in ("grades.json", "grades.csv") if previous is not None else ():
+            if (out / name).is_file():
+                stage(f"backup/{name}", (out / name).read_bytes())
+        listed = sorted([*names, "grades.json"])
+        stage("grades.json", (json.dumps(to_json(book, options, out, listed), indent=2, ensure_ascii=False)
+                              + "\n").encode("utf-8"))
     except BaseException:
         for temporary, _ in staged:
             temporary.unlink(missing_ok=True)
@@ -176,7 +179,7 @@ def write_gradebook(book: Gradebook, options: Options, out: Path, previous: Grad
     for name in sorted(set(previous.files if previous else []) - set(names)):  # ours, and no longer produced
         if _safe(out, name, strict=False) and (out / name).is_file():
             (out / name).unlink()
-    return names
+    return sorted(names)
 
 
 def _safe(out: Path, name: str, strict: bool = True) -> bool:

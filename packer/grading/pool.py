@@ -98,11 +98,15 @@ async def _worker_loop(conn: Any, options: Options) -> None:
 
 
 # --- the grader side ---------------------------------------------------------------------------------------
+RECYCLE_AFTER = 100  # submissions a worker grades before a fresh one takes over (what it leaks, it takes along)
+
+
 @dataclass
 class Worker:
     process: Any
     conn: Any
     busy: Submission | None = None
+    graded: int = 0
 
 
 class Pool:
@@ -112,6 +116,7 @@ class Pool:
         self.options = options
         self.context = multiprocessing.get_context("spawn")
         self.workers = [self._start() for _ in range(jobs)]
+        self.retired: list[Worker] = []
         self.worker_peak_mb = 0.0
 
     def _start(self) -> Worker:
@@ -138,7 +143,11 @@ class Pool:
             for worker in busy:
                 if worker.conn in ready or worker.process.sentinel in ready:
                     on_outcome(self._receive(worker))
-                    if not worker.process.is_alive():
+                    worker.graded += 1
+                    if worker.graded >= RECYCLE_AFTER and worker.process.is_alive():
+                        worker.conn.send(None)  # it stops its warm kernel and exits; joined at close
+                        self.retired.append(worker)
+                    if not worker.process.is_alive() or worker in self.retired:
                         self.workers[self.workers.index(worker)] = worker = self._start()
                     self._hand_out(worker, todo)
 
@@ -167,7 +176,7 @@ class Pool:
                     worker.conn.send(None)
                 except OSError:
                     pass
-        for worker in self.workers:
+        for worker in self.retired + self.workers:
             if interrupted:
                 worker.process.terminate()
             worker.process.join(3 if interrupted else 30)
