@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lab test outputs exercises grade demo-class bench bench-widgets bench-grade clean
+.PHONY: venv lab test mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade clean
 
 # Reinstall only when pyproject.toml is newer than the last install.
 $(STAMP): pyproject.toml
@@ -17,11 +17,19 @@ venv: $(STAMP)
 
 # JupyterLab refuses to start as root unless told to (containers and CI machines often run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# The lab's configuration is the folder jupyter-config/ (repository root served, first lesson opened, news
+# pop-up off); the browser tests in tests/e2e/ start JupyterLab with the same folder.
+LAB_CONFIG := $(CURDIR)/jupyter-config
 lab: $(STAMP)
-	$(BIN)/jupyter lab $(ALLOW_ROOT) notebooks/00_start_here.ipynb
+	JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" $(BIN)/jupyter lab $(ALLOW_ROOT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Mutation testing of the packer core against its unit tests (minutes; not part of `make test`).
+# Scratch copies only: the working tree is never changed. Explained equivalents: tests/mutation/equivalent.toml.
+mutation: $(STAMP)
+	$(BIN)/python tests/mutation/score.py
 
 # Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
 NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb
@@ -46,6 +54,9 @@ demo-class: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py
 
+bench-prompt: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_prompt.py
+
 bench-widgets: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_widgets.py
 
@@ -53,4 +64,4 @@ bench-grade: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_grade.py
 
 clean:
-	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades
+	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots

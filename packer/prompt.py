@@ -1,18 +1,58 @@
-"""Pack passages by re-measuring the complete rendered prompt with an injected counter."""
+"""Pack passages by re-measuring the complete rendered prompt with an injected counter.
+
+With any counter, `pack_prompt` measures the whole candidate prompt for every passage: exact for any
+counter, and O(n·L) work (n candidates, L the length of the prompt). With a real BPE counter made by
+`packer.counters.bpe`, it takes a fast path that returns exactly the same result from exact counts.
+
+Why the fast path is exact. The prompt is `head + line_1 + ... + line_k + "Answer:"`, where
+`head = "Question: …\\nSources:\\n"` and every `line_i = "[id] text\\n"`. So every seam between two parts
+is a newline followed by "[" or by "A". Byte-level BPE (cl100k_base, o200k_base) first splits the text
+into pre-tokens with a pattern, then merges bytes only inside a pre-token, so the count of a text is the
+sum of the counts of its pre-tokens. Three facts about the two patterns (as bpe-openai runs them and
+tiktoken defines them) make each seam a cut that nothing appended or prepended can move:
+
+1. A newline inside a pre-token is followed, within that pre-token, only by whitespace (or by "/" in
+   o200k's punctuation rule ` ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*`). Check every alternative: letter and
+   contraction rules exclude "\\r\\n" from their optional first character; digits have none; the
+   punctuation rule ends with newlines only; the remaining rules match whitespace only. So no pre-token
+   contains "\\n[" or "\\nA": the pre-tokenizer always cuts there, whatever surrounds the seam.
+2. Each pre-token is matched anchored at the end of the previous one, with no look-behind and no start
+   anchor, so the pre-tokens after a cut are those of the text after it, counted alone.
+3. Before the cut, the text ends in "\\n". Only `$` and the look-ahead of `\\s+(?!\\S)` can see past the
+   end of a match, and both act on the final whitespace run only; that run ends in a newline, and the
+   higher-priority rule for it (`\\s*[\\r\\n]+`, `\\s*[\\r\\n]`, or punctuation followed by newlines)
+   takes it whole whether the text ends there or "[" or "A" follows. So the pre-tokens before the cut
+   are those of the text before it, counted alone.
+
+Hence count(head + lines + "Answer:") = count(head + "Answer:") + the sum of count(line_i), exactly:
+the fast path measures the base prompt once (as the plain path does) and each candidate's line once, and
+accepts a line when the running total stays within the limit, the same test on the same numbers as the
+plain path. tests/core/test_fast_prompt.py checks the seam property on adversarial text (runs of spaces,
+"\\n\\n", digits, CJK, emoji, apostrophes, special-token look-alikes) and the equality of both paths on
+lesson 05's real corpus. Any case this argument does not cover takes the plain path: a counter that is
+not one bpe() made (compared by identity, so a learner's own callable is always re-measured), and any
+error while counting (text that is not valid UTF-8), so error messages stay those of the plain path.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from packer.counters import bpe_encoding_of
 from packer.validation import Passage, require_count, require_passages, require_str
 
 Counter = Callable[[str], int]
 
 
+def _line(key: str, text: str) -> str:
+    """One passage as the prompt shows it: label, text, newline."""
+    return f"[{key}] {text}\n"
+
+
 def _render(question: str, passages: Sequence[Passage]) -> str:
     """Render without validation (callers have validated already)."""
-    lines = "".join(f"[{key}] {text}\n" for key, text in passages)
+    lines = "".join(_line(key, text) for key, text in passages)
     return f"Question: {question}\nSources:\n{lines}Answer:"
 
 
@@ -42,6 +82,19 @@ def pack_prompt(
     base = _measure(count, prompt)
     if base > limit:
         raise ValueError(f"limit: the base prompt (question, heading, answer cue) measures {base}, over the limit of {limit}")
+    if bpe_encoding_of(count) is not None:
+        try:
+            return _pack_at_seams(question, checked, limit, count, base)
+        except ValueError:
+            pass  # not covered by the seam argument: the plain path raises its own error
+    return _pack_by_remeasuring(question, checked, limit, count)
+
+
+def _pack_by_remeasuring(
+    question: str, checked: list[Passage], limit: int, count: Counter
+) -> tuple[list[Passage], list[str], str]:
+    """The plain path: measure the whole candidate prompt for every passage."""
+    prompt = _render(question, [])
     chosen: list[Passage] = []
     skipped: list[str] = []
     for passage in checked:
@@ -52,3 +105,20 @@ def pack_prompt(
         else:
             skipped.append(passage[0])
     return chosen, skipped, prompt
+
+
+def _pack_at_seams(
+    question: str, checked: list[Passage], limit: int, count: Counter, base: int
+) -> tuple[list[Passage], list[str], str]:
+    """The fast path for a bpe() counter: base + the sum of line counts is the exact prompt count (module doc)."""
+    used = base
+    chosen: list[Passage] = []
+    skipped: list[str] = []
+    for key, text in checked:
+        cost = count(_line(key, text))
+        if used + cost <= limit:
+            chosen.append((key, text))
+            used += cost
+        else:
+            skipped.append(key)
+    return chosen, skipped, _render(question, chosen)

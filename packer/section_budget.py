@@ -27,7 +27,7 @@ def estimate_tokens(text: str) -> int:
     return (len(require_str("text", text)) + 3) // 4
 
 
-def _check_keys(sections: Any) -> Mapping[str, Any]:
+def _check_keys(sections: Any) -> None:
     """Refuse a non-mapping, unknown section names and non-str section texts."""
     if not isinstance(sections, Mapping):
         raise ValueError(f"sections must be a mapping of section name to text, got {type(sections).__name__}")
@@ -35,7 +35,6 @@ def _check_keys(sections: Any) -> Mapping[str, Any]:
         if key not in SECTION_ORDER:
             raise ValueError(f"sections: unknown section {key!r}; expected names from {', '.join(SECTION_ORDER)}")
         require_str(f"sections[{key!r}]", text)
-    return sections
 
 
 def build_prompt(sections: Mapping[str, str]) -> str:
@@ -117,6 +116,26 @@ class BudgetPlan:
         """True when the planned total is within the budget."""
         return self.total_tokens <= self.budget
 
+    @property
+    def framing_chars(self) -> int:
+        """Characters the assembled prompt adds to the section texts: a tag line per section, blank lines between."""
+        return sum(len(f"{key.upper()}:\n") for key, _, _ in self.rows) + len("\n\n") * (len(self.rows) - 1)
+
+    @property
+    def assembled_chars(self) -> int:
+        """Size of the prompt build_prompt would assemble from sections of the planned sizes."""
+        return self.total_chars + self.framing_chars
+
+    @property
+    def assembled_tokens(self) -> int:
+        """The chars/4 estimate of the assembled prompt, rounded up once: what the check would measure."""
+        return (self.assembled_chars + 3) // 4
+
+    @property
+    def assembled_headroom(self) -> int:
+        """Budget minus the assembled prompt's estimate (negative when over)."""
+        return self.budget - self.assembled_tokens
+
 
 def plan_budget(section_chars: Mapping[str, int], budget: int = 500) -> BudgetPlan:
     """Estimate each section's tokens from its size in characters (ceil(chars / 4)), in section order."""
@@ -136,14 +155,25 @@ def plan_budget(section_chars: Mapping[str, int], budget: int = 500) -> BudgetPl
     return BudgetPlan(tuple(rows), budget)
 
 
+def _share(headroom: int, budget: int) -> str:
+    """Headroom as a whole percent of the budget; a small deficit must not read as zero."""
+    share = f"{headroom / budget:.0%}"
+    return f"{headroom / budget:.1%}" if share == "-0%" else share
+
+
 def format_plan(plan: BudgetPlan) -> str:
-    """Render a BudgetPlan as a fixed-width text table with total, headroom and headroom share."""
+    """Render a BudgetPlan as a fixed-width text table: the sum of the section estimates and, beside it,
+    the estimate of the assembled prompt (tags and blank lines included), each with its headroom."""
     lines = [f"{'section':<12}{'chars':>7}{'tokens':>8}"]
     lines += [f"{key:<12}{chars:>7}{tokens:>8}" for key, chars, tokens in plan.rows]
-    lines.append(f"{'total':<12}{plan.total_chars:>7}{plan.total_tokens:>8}")
-    share = f"{plan.headroom_share:.0%}"
-    if share == "-0%":  # a small deficit must not read as zero
-        share = f"{plan.headroom_share:.1%}"
-    lines.append(f"budget {plan.budget}, headroom {plan.headroom} tokens ({share})")
-    lines.append(f"{plan.total_tokens} {'<=' if plan.fits else '>'} {plan.budget}: {'fits' if plan.fits else 'does not fit'}")
+    lines.append(f"{'total':<12}{plan.total_chars:>7}{plan.total_tokens:>8}  sum of the sections")
+    lines.append(f"{'assembled':<12}{plan.assembled_chars:>7}{plan.assembled_tokens:>8}  the prompt as sent "
+                 f"(+{plan.framing_chars} chars of tags and blank lines)")
+    width = max(len(str(plan.total_tokens)), len(str(plan.assembled_tokens)))
+    for label, tokens, headroom in (("sum of the sections", plan.total_tokens, plan.headroom),
+                                    ("assembled prompt", plan.assembled_tokens, plan.assembled_headroom)):
+        verdict = "fits" if headroom >= 0 else "does not fit"
+        lead = f"budget {plan.budget}: " if label.startswith("sum") else " " * len(f"budget {plan.budget}: ")
+        lines.append(f"{lead}{label:<20}{tokens:>{width}}, headroom {headroom} tokens "
+                     f"({_share(headroom, plan.budget)}): {verdict}")
     return "\n".join(lines)

@@ -25,7 +25,7 @@ def require_str(name: str, value: Any) -> str:
 def require_list(name: str, value: Any) -> list:
     """Materialise an ordered iterable as a list, refusing strings, bytes, mappings and (unordered) sets."""
     if isinstance(value, (str, bytes, Mapping, Set)) or not isinstance(value, Iterable):
-        raise ValueError(f"{name} must be a list, got {type(value).__name__}")
+        raise ValueError(f"{name} must be an ordered iterable such as a list, got {type(value).__name__}")
     return list(value)
 
 

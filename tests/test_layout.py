@@ -24,7 +24,8 @@ MAY_IMPORT = {
     "checking": {"core", "checking"},
     "grading": {"core", "checking", "grading"},
 }
-HEAVY = ("ipywidgets", "matplotlib", "hypothesis", "nbclient", "nbformat", "IPython", "jupyter_client", "zmq")
+HEAVY = ("ipywidgets", "matplotlib", "hypothesis", "nbclient", "nbformat", "IPython", "jupyter_client", "zmq",
+         "bpe_openai")
 
 
 def module_name(path: Path) -> str:

@@ -2,7 +2,8 @@
 
 A learner calls `check("q1.1", assemble_context)` in an exercise notebook; the grader calls the same
 functions in each submission's kernel. Inside: `engine` (how one question is checked), `bank` (the question
-bank: ids, points, references, inputs), `variants` (reference answers to the variant questions) and
+bank: ids, points, references, inputs), `inputs` (the pasteable helpers counterexamples may show),
+`linear` (q3.1's linear-work requirement), `variants` (reference answers to the variant questions) and
 `exercises` (`python -m packer.checking.exercises` writes exercises/ from solutions/).
 Imports point down only: this package uses the core `packer`, never `packer.lab` or `packer.grading`.
 """
@@ -21,12 +22,15 @@ from packer.checking.engine import (
     GENERATED_EXAMPLES,
     NOT_ATTEMPTED,
     PASSED,
+    TIME_LIMIT,
+    CheckInterrupted,
     CheckResult,
     Question,
     borrowed_reference,
     code_key,
     evaluate,
     forbid_copies,
+    shown,
 )
 from packer.checking.bank import BANK
 
@@ -39,16 +43,20 @@ def question(qid: str) -> Question:
 
 
 def check(qid: str, answer: Any) -> CheckResult:
-    """Check one answer: fixed cases, then generated inputs; report the smallest disagreement found."""
+    """Check one answer: fixed cases, then generated inputs; report the smallest disagreement found.
+    In a notebook the result is shown at once, wherever the call sits in its cell."""
     if os.environ.get(DEFER_VARIABLE) == "1":
         found = question(qid)
-        return CheckResult(qid, found.name, DEFERRED, 0, found.points,
-                           detail="the grader checks this after the notebook has run")
-    return run_check(qid, answer)
+        result = CheckResult(qid, found.name, DEFERRED, 0, found.points,
+                             detail="the grader checks this after the notebook has run")
+    else:
+        result = evaluate(question(qid), answer, TIME_LIMIT)
+    return shown(result)
 
 
 def run_check(qid: str, answer: Any) -> CheckResult:
-    """check() without the grader's deferral: always runs the cases and the search now."""
+    """check() for the grader: always runs the cases and the search now, shows nothing, and sets no time
+    limit of its own (the grader times the kernel; an interrupt still stops the check)."""
     return evaluate(question(qid), answer)
 
 
@@ -80,7 +88,7 @@ def grade(namespace: Mapping[str, Any], lesson: str) -> list[CheckResult]:
 
 
 __all__ = [
-    "BANK", "DEFERRED", "DEFER_VARIABLE", "FAILED", "GENERATED_EXAMPLES", "NOT_ATTEMPTED", "PASSED",
-    "CheckResult", "Question", "borrowed_reference", "check", "code_key", "evaluate", "forbid_copies",
+    "BANK", "DEFERRED", "DEFER_VARIABLE", "FAILED", "GENERATED_EXAMPLES", "NOT_ATTEMPTED", "PASSED", "TIME_LIMIT",
+    "CheckInterrupted", "CheckResult", "Question", "borrowed_reference", "check", "code_key", "evaluate", "forbid_copies",
     "grade", "question", "questions", "run_check",
 ]

@@ -1,7 +1,9 @@
 """The check engine: run one Question against an answer, fixed cases first, then generated inputs.
 
 `evaluate(question, answer)` returns a CheckResult (passed / failed / not attempted) that shows, on failure,
-the smallest input found where the answer and the reference disagree. The engine knows nothing of the
+the smallest input found where the answer and the reference disagree, as a call that can be pasted into a
+cell. The answer runs on a private copy of each input and must leave it as it was; with a time limit
+(in-notebook checks), a call that runs longer is stopped and reported; an interrupt becomes one line. The engine knows nothing of the
 question bank (packer.checking.bank); the package (packer.checking) joins the two.
 """
 
@@ -11,26 +13,37 @@ import builtins
 import copy
 import dis
 import hashlib
+import inspect
 import re
+import signal
 import sys
+import threading
+import time
 import types
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis.errors import Flaky, NoSuchExample
 from hypothesis.strategies import SearchStrategy
 
+from packer.checking.inputs import Once  # imported with the engine: the grader's fresh copy must use its own
+
 PASSED, FAILED, NOT_ATTEMPTED, DEFERRED = "passed", "failed", "not attempted", "deferred"
 DEFER_VARIABLE = "PACKER_CHECKS_DEFERRED"  # set by the grader: in-notebook checks then wait for it
 GENERATED_EXAMPLES = 120
+TIME_LIMIT = 2.0  # seconds one call of an answer may take in an in-notebook check before it is stopped
+_LIMIT: list[float | None] = [None]  # the limit of the check now running (None: the grader's own timeouts apply)
 SEARCH = settings(
     database=None, derandomize=True, max_examples=GENERATED_EXAMPLES, deadline=None,
     suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
     verbosity=Verbosity.quiet, print_blob=False,
 )
 _SHOWN = 240  # characters of a value shown in feedback before it is shortened
+_BEFORE = 40  # characters shown before the first difference of two long results
+LAB_PACKAGE = "packer.lab"  # the lessons' traces, measurements and figures: not an answer's building blocks
 UNSTABLE = "the answer gave different results for the same input (is it random, or does it keep state between calls?)"
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -44,7 +57,11 @@ def plain(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Question:
-    """One graded question: the learner's function name, points, the reference, and its inputs."""
+    """One graded question: the learner's function name, points, the reference, and its inputs.
+
+    `requirement`, when given, runs after the answer agrees with the reference on every input: it
+    returns None when the answer meets a requirement results cannot show (linear time, say), or the
+    (detail, input, expected, actual) of its failure."""
 
     qid: str
     name: str
@@ -54,6 +71,9 @@ class Question:
     cases: tuple[tuple, ...]
     inputs: SearchStrategy | None = None
     normalize: Callable[[Any], Any] = plain
+    requirement: Callable[[Callable[..., Any]], tuple[str, str, str, str] | None] | None = None
+    requirement_note: str = ""  # added to a PASSED result's detail when the requirement is met
+    describe: Callable[[Any], str] | None = None  # how a result is shown, when only some of it is compared
 
 
 @dataclass(frozen=True)
@@ -89,6 +109,41 @@ class CheckResult:
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))
 
+    def _ipython_display_(self) -> None:
+        """Shown again in the cell that already showed it (by `shown`), it adds nothing; elsewhere it shows."""
+        shell = _shell()
+        if shell is not None and getattr(self, _SHOWN_IN, None) == shell.execution_count:
+            return
+        from IPython.display import publish_display_data
+        publish_display_data({"text/plain": str(self)})
+
+
+_SHOWN_IN = "_shown_in_cell"  # set on a result to the execution count of the cell that showed it
+
+
+def _shell() -> Any:
+    """The running IPython shell (a notebook's kernel), or None in plain Python."""
+    shell_module = sys.modules.get("IPython")
+    return shell_module.get_ipython() if shell_module is not None else None
+
+
+def shown(result: CheckResult) -> CheckResult:
+    """Show the result in the running notebook cell at once, even when its call is not the cell's last
+    line (outside IPython nothing is printed); return it."""
+    shell = _shell()
+    if shell is not None and getattr(shell, "display_pub", None) is not None:
+        from IPython.display import publish_display_data
+        publish_display_data({"text/plain": str(result)})
+        object.__setattr__(result, _SHOWN_IN, shell.execution_count)
+    return result
+
+
+class CheckInterrupted(KeyboardInterrupt):
+    """A check stopped by an interrupt; IPython shows it as its one-line message, not a traceback."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"KeyboardInterrupt: {self}"]
+
 
 class _NotAttempted(Exception):
     """The answer is still the exercise stub."""
@@ -98,31 +153,124 @@ class _Borrowed(Exception):
     """The answer called a reference function directly."""
 
 
+class _TimedOut(BaseException):
+    """An answer ran past the time limit (a BaseException, so the answer's own `except Exception` cannot
+    swallow it, and the generated-input search stops at once instead of retrying a slow input)."""
+
+
+class _Stopped(Exception):
+    """One call of the answer ran out of time: carries the input and how long it was given."""
+
+    def __init__(self, args: tuple, seconds: float):
+        super().__init__(args, seconds)
+        self.args_given, self.seconds = args, seconds
+
+
+def current_limit() -> float | None:
+    """Seconds one call of the answer may take in the check now running (None: no limit)."""
+    return _LIMIT[0]
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise _TimedOut inside the block once `seconds` have passed (None: no limit). In the main thread
+    (a Jupyter kernel runs cells there) a SIGALRM timer does it, restoring any timer and handler it
+    found; elsewhere a trace function checks the clock as the Python code runs."""
+    if seconds is None:
+        yield
+        return
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        def on_alarm(signum: int, frame: Any) -> None:
+            raise _TimedOut
+        started = time.monotonic()
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            if outer_delay:  # someone else's timer was running: give it back what is left of it
+                left = outer_delay - (time.monotonic() - started)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), outer_interval)
+        return
+    deadline = time.monotonic() + seconds
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if time.monotonic() > deadline:
+            raise _TimedOut
+        return tracer
+
+    previous_trace = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(previous_trace)
+
+
 @dataclass(frozen=True)
 class _Outcome:
-    """What a call did: returned a (normalized) value, or raised an exception of some kind."""
+    """What a call did: returned a (normalized) value, or raised an exception of some kind. The text a
+    learner reads is made only when a disagreement is reported (most calls agree)."""
 
     raised: str | None
     value: Any = None
-    shown: str = ""
+    text: str | None = None  # the whole text, when it is known without the returned value
+    returned: Any = field(default=None, compare=False)
+    describe: Callable[[Any], str] | None = field(default=None, compare=False)
+
+    @property
+    def full(self) -> str:
+        if self.text is not None:
+            return self.text
+        return _clean(self.describe(self.returned)) if self.describe else _full(self.returned)
+
+    @property
+    def shown(self) -> str:
+        return _short(self.full)
+
+
+def _clean(text: str) -> str:
+    """Feedback text without memory addresses (it must not change from run to run)."""
+    return _ADDRESS.sub("", text)
 
 
 def _short(text: str) -> str:
-    """Feedback text without memory addresses (it must not change from run to run), shortened if long."""
-    text = _ADDRESS.sub("", text)
+    """Feedback text without memory addresses, shortened if long."""
+    text = _clean(text)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
-def _show(value: Any) -> str:
-    """repr for feedback, with functions shown by name."""
+def _full(value: Any) -> str:
+    """repr for feedback, with functions shown by name (the name the exercise's setup cell imports)."""
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
         return value.__name__
-    return _short(repr(value))
+    return _clean(repr(value))
+
+
+def _show(value: Any) -> str:
+    return _short(_full(value))
 
 
 def show_call(name: str, args: tuple) -> str:
-    """How a failing input is shown: as the call the learner can paste into a cell."""
-    return f"{name}({', '.join(_show(arg) for arg in args)})"
+    """How a failing input is shown: as the call the learner can paste into a cell (never shortened)."""
+    return f"{name}({', '.join(_full(arg) for arg in args)})"
+
+
+def first_difference(expected: str, actual: str) -> tuple[str, str]:
+    """Both texts shortened to the same window around the first character where they differ, so a
+    late difference (a trailing newline, say) is shown instead of cut off."""
+    if len(expected) <= _SHOWN and len(actual) <= _SHOWN:
+        return expected, actual
+    at = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
+    start = max(0, at - _BEFORE) if at > _SHOWN - _BEFORE else 0
+
+    def window(text: str) -> str:
+        piece = text[start: start + _SHOWN]
+        return ("…" if start else "") + piece + ("…" if start + _SHOWN < len(text) else "")
+
+    return window(expected), window(actual)
 
 
 def _watched(func: Callable[..., Any], args: tuple) -> Any:
@@ -153,27 +301,59 @@ def _watched(func: Callable[..., Any], args: tuple) -> Any:
             raise _Borrowed(borrowed[0])
 
 
+def _changed(before: tuple, after: tuple, reference: Callable[..., Any]) -> str | None:
+    """How an answer changed the input it was given (None when it left it as it was). One-pass
+    iterables (`once(...)`) are meant to be read and are not compared."""
+    for index, (old, new) in enumerate(zip(before, after)):
+        if isinstance(old, Once) or callable(old):
+            continue
+        try:
+            same = type(old) is type(new) and old == new
+        except Exception:
+            same = False
+        if not same:
+            try:
+                names = list(inspect.signature(reference).parameters)
+            except (TypeError, ValueError):
+                names = []
+            name = names[index] if index < len(names) else f"argument {index + 1}"
+            return f"changed its input: {name} became {_show(new)} (it must leave its input as it was)"
+    return None
+
+
 def _run(question: Question, func: Callable[..., Any], args: tuple, *, stub_means_unattempted: bool,
          watch: bool = False) -> _Outcome:
-    """Call func on a private copy of args and record what happened."""
+    """Call func on a private copy of args and record what happened. The answer (watch=True) runs under
+    the time limit, and must leave its copy of the input as it found it."""
+    given = copy.deepcopy(args)
     try:
-        value = _watched(func, copy.deepcopy(args)) if watch else func(*copy.deepcopy(args))
+        if watch:
+            with time_limit(current_limit()):
+                value = _watched(func, given)
+        else:
+            value = func(*given)
+    except _TimedOut:
+        raise _Stopped(args, current_limit() or 0) from None
     except _Borrowed:
         raise
     except NotImplementedError as error:
         if stub_means_unattempted:
             raise _NotAttempted from error
-        return _Outcome("NotImplementedError", shown=_short(f"raised NotImplementedError: {error}"))
+        return _Outcome("NotImplementedError", text=f"raised NotImplementedError: {error}")
     except ValueError as error:
-        return _Outcome("ValueError", shown=_short(f"raised ValueError: {error}"))
+        return _Outcome("ValueError", text=f"raised ValueError: {error}")
     except Exception as error:  # a learner's bug of any kind is feedback, not a crash
-        return _Outcome(type(error).__name__, shown=_short(f"raised {type(error).__name__}: {error}"))
+        return _Outcome(type(error).__name__, text=f"raised {type(error).__name__}: {error}")
+    if watch:
+        changed = _changed(args, given, question.reference)
+        if changed:
+            return _Outcome("changed its input", text=changed)
     try:
         normalized = question.normalize(value)
     except Exception:
         shown = _show(value)
-        return _Outcome(None, ("unreadable result", shown), _short(f"{shown} (not the expected shape)"))
-    return _Outcome(None, normalized, _show(value))
+        return _Outcome(None, ("unreadable result", shown), f"{shown} (not the expected shape)")
+    return _Outcome(None, normalized, returned=value, describe=question.describe)
 
 
 def _agree(expected: _Outcome, actual: _Outcome) -> bool:
@@ -272,18 +452,36 @@ def _cell_is_set(cell: Any) -> bool:
 def borrowed_reference(answer: Any) -> str | None:
     """The reference function an answer is, or calls through its globals; None when it is its own work
     (the question bank marks the references with `forbid` when it is imported)."""
-    if id(answer) in _FORBIDDEN:
-        return _FORBIDDEN[id(answer)]
+    if _lesson_tool(answer) or id(answer) in _FORBIDDEN:
+        return _lesson_tool(answer) or _FORBIDDEN[id(answer)]
     if getattr(answer, "__code__", None) is None:
         return None
     for value in _resolved_globals(answer):
-        if id(value) in _FORBIDDEN:
-            return _FORBIDDEN[id(value)]
+        if _lesson_tool(value) or id(value) in _FORBIDDEN:
+            return _lesson_tool(value) or _FORBIDDEN[id(value)]
     return None
 
 
-def evaluate(question: Question, answer: Any) -> CheckResult:
-    """Run one question's fixed cases, then its generated-input search, against an answer."""
+def _lesson_tool(value: Any) -> str | None:
+    """The name of a function from the lessons' own tools (packer.lab), which already compute what the
+    exercises ask for. Recognised by module name, so the checks need not import the lab."""
+    module = getattr(value, "__module__", None)
+    if callable(value) and isinstance(module, str) and module.startswith(LAB_PACKAGE + "."):
+        return f"{module}.{getattr(value, '__qualname__', type(value).__qualname__)}"
+    return None
+
+
+def evaluate(question: Question, answer: Any, seconds: float | None = None) -> CheckResult:
+    """Run one question's fixed cases, then its generated-input search, against an answer; with
+    `seconds`, a call of the answer that runs longer is stopped and reported (an endless loop)."""
+    outer, _LIMIT[0] = _LIMIT[0], seconds
+    try:
+        return _evaluate(question, answer)
+    finally:
+        _LIMIT[0] = outer
+
+
+def _evaluate(question: Question, answer: Any) -> CheckResult:
     qid = question.qid
 
     def result(status: str, **details: Any) -> CheckResult:
@@ -295,17 +493,43 @@ def evaluate(question: Question, answer: Any) -> CheckResult:
     borrowed = borrowed_reference(answer)
     if borrowed:
         return result(FAILED, detail=f"not credited: this answer uses the reference {borrowed}; write your own code")
+    running: list[tuple] = [()]  # the input being tried, for the message when an interrupt stops the check
 
     def disagreement(args: tuple, first: bool = False) -> tuple[_Outcome, _Outcome] | None:
+        running[0] = args
         expected = _run(question, question.reference, args, stub_means_unattempted=False)
         actual = _run(question, answer, args, stub_means_unattempted=first, watch=True)
         return None if _agree(expected, actual) else (expected, actual)
 
     def failure(args: tuple, pair: tuple[_Outcome, _Outcome], detail: str) -> CheckResult:
         expected, actual = pair
+        expected_text, actual_text = _expected_text(expected), actual.shown
+        if not expected.raised and not actual.raised and expected.text is None and actual.text is None:
+            expected_text, actual_text = first_difference(expected.full, actual.full)
+            if expected_text.startswith("…"):
+                at = next((i for i, (a, b) in enumerate(zip(expected.full, actual.full)) if a != b),
+                          min(len(expected.full), len(actual.full)))
+                detail += f" (both agree up to character {at} of the result, shown from just before it)"
         return result(FAILED, detail=detail, counterexample=show_call(question.name, args),
-                      expected=_expected_text(expected), actual=actual.shown)
+                      expected=expected_text, actual=actual_text)
 
+    def stopped(error: _Stopped) -> CheckResult:
+        expected = _run(question, question.reference, error.args_given, stub_means_unattempted=False)
+        return result(FAILED, detail=f"stopped: the answer was still running after {error.seconds:g} s on this input "
+                                     "(a loop that never ends?)",
+                      counterexample=show_call(question.name, error.args_given), expected=_expected_text(expected),
+                      actual=f"still running after {error.seconds:g} s")
+
+    try:
+        return _search(question, answer, disagreement, failure, stopped, result)
+    except KeyboardInterrupt:
+        where = f" on {show_call(question.name, running[0])}" if running[0] else ""
+        raise CheckInterrupted(f"check {qid} interrupted{_short(where)}; no points recorded") from None
+
+
+def _search(question: Question, answer: Any, disagreement: Callable, failure: Callable, stopped: Callable,
+            result: Callable) -> CheckResult:
+    """The fixed cases, then the generated inputs, then the question's extra requirement."""
     try:
         for index, args in enumerate(question.cases):
             pair = disagreement(args, first=index == 0)
@@ -315,21 +539,39 @@ def evaluate(question: Question, answer: Any) -> CheckResult:
         return result(NOT_ATTEMPTED, detail="the stub still raises NotImplementedError: replace it with your code")
     except _Borrowed as error:
         return result(FAILED, detail=f"not credited: this answer calls the reference {error}; write your own code")
-    if question.inputs is None:
-        return result(PASSED, detail=f"{len(question.cases)} fixed cases", tried=len(question.cases))
-    try:
-        found = find(question.inputs, lambda args: disagreement(args) is not None, settings=SEARCH)
-    except _Borrowed as error:
-        return result(FAILED, detail=f"not credited: this answer calls the reference {error}; write your own code")
-    except NoSuchExample:
-        tried = len(question.cases) + GENERATED_EXAMPLES
-        return result(PASSED, detail=f"{len(question.cases)} fixed cases and up to {GENERATED_EXAMPLES} generated inputs",
-                      tried=tried)
-    except Flaky:
-        return result(FAILED, detail=UNSTABLE)
-    except Exception as error:
-        return result(FAILED, detail=f"the generated-input search stopped: {type(error).__name__}: {error}")
-    pair = disagreement(found)
-    if pair is None:
-        return result(FAILED, detail=UNSTABLE)
-    return failure(found, pair, "smallest generated input found that disagrees with the reference")
+    except _Stopped as error:
+        return stopped(error)
+    tried = len(question.cases)
+    detail = f"{len(question.cases)} fixed cases"
+    if question.inputs is not None:
+        try:
+            found = find(question.inputs, lambda args: disagreement(args) is not None, settings=SEARCH)
+        except _Borrowed as error:
+            return result(FAILED, detail=f"not credited: this answer calls the reference {error}; write your own code")
+        except _Stopped as error:
+            return stopped(error)
+        except NoSuchExample:
+            tried += GENERATED_EXAMPLES
+            detail += f" and up to {GENERATED_EXAMPLES} generated inputs"
+        except Flaky:
+            return result(FAILED, detail=UNSTABLE)
+        except Exception as error:
+            return result(FAILED, detail=f"the generated-input search stopped: {type(error).__name__}: {error}")
+        else:
+            try:
+                pair = disagreement(found)
+            except _Stopped as error:
+                return stopped(error)
+            if pair is None:
+                return result(FAILED, detail=UNSTABLE)
+            return failure(found, pair, "smallest generated input found that disagrees with the reference")
+    if question.requirement is not None:
+        try:
+            unmet = question.requirement(answer)
+        except _Stopped as error:
+            return stopped(error)
+        if unmet:
+            what, shown, expected, actual = unmet
+            return result(FAILED, detail=what, counterexample=shown, expected=expected, actual=actual)
+        detail += question.requirement_note
+    return result(PASSED, detail=detail, tried=tried)

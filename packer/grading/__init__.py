@@ -2,7 +2,11 @@
 
     python -m packer.grading SUBMISSIONS... --out DIR
 
-Inside: `grader` (finding submissions, running them, the gradebook), `kernel_side` (the half that runs
-inside each submission's kernel) and `demo_class` (`python -m packer.grading.demo_class DIR` writes a
-made-up class to try it on). Imports point down only: grading uses `packer.checking` and the core.
+Inside, one file per idea: `submissions` (finding notebooks in course tools' layouts and zips),
+`kernels` (starting and stopping a kernel and its whole process tree: the one place to wrap them),
+`running` (one submission in its kernel), `kernel_side` (the half that runs inside each kernel), `pool`
+(streaming the class through `--jobs` workers), `gradebook` (the folder, its rows, regrading),
+`reports` (feedback, Gradescope results, the class report, written answers), `grader` (the command
+line) and `demo_class` (`python -m packer.grading.demo_class DIR` writes a made-up class to try it on).
+Imports point down only: grading uses `packer.checking` and the core.
 """

@@ -106,6 +106,11 @@ KINDS: dict[str, tuple[str, NotebookMaker]] = {
         "packer.assemble_context = lambda *args: ('', 0)")),
     "fake-results": ("flagged", lambda: with_cell(
         "open('grades.json', 'w').write('{\"score\": 10, \"max_score\": 10}')")),
+    "exits": ("graded", lambda: with_cell("exit()")),
+    "asks-input": ("graded", lambda: with_cell("name = input('Your name? ')\nprint('hello', name)")),
+    "saves-figure": ("graded", lambda: with_cell(
+        "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.savefig('my_results.png')\n"
+        "open('my_scores.csv', 'w').write('run,score\\n1,10\\n')")),
     "not-json": ("unreadable", lambda: "this is not a notebook {"),
     "not-a-notebook": ("unreadable", lambda: '{"cells": "nope"}'),
 }
@@ -135,6 +140,18 @@ def make_class(folder: Path, size: int = 40, runaway: bool = True) -> dict[str, 
         path = write_submission(folder, f"learner{number:02d}-{kind}", kind)
         expected[path.name] = KINDS[kind][0]
     return expected
+
+
+def with_saved_figures(notebook: nbformat.NotebookNode, megabytes: float, seed: int = 0) -> nbformat.NotebookNode:
+    """The notebook carrying about `megabytes` of saved PNG output, as learners' notebooks with figures do
+    (random bytes: incompressible, like real images)."""
+    import base64
+    import random
+
+    data = base64.b64encode(random.Random(seed).randbytes(int(megabytes * 3 / 4 * 1_000_000))).decode("ascii")
+    cell = next(c for c in notebook.cells if c.cell_type == "code")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": data, "text/plain": "<Figure>"})]
+    return notebook
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@ directly; the widgets only collect values and show the view."""
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -14,8 +15,12 @@ from matplotlib.figure import Figure
 
 from packer.chunks import assemble_context
 from packer.counters import COUNTERS
+from packer.lab.corpus import sample as corpus_sample
+from packer.lab.corpus import samples as corpus_samples
+from packer.lab.count_plots import plot_errors
+from packer.lab.measure import UNITS, Measured, measure
 from packer.lab.plots import plot_check, plot_plan, plot_trace
-from packer.section_budget import SECTION_ORDER, check_sections, format_plan, plan_budget
+from packer.section_budget import SECTION_ORDER, check_sections, estimate_tokens, format_plan, plan_budget
 from packer.lab.trace import format_trace, trace_chunks, trace_prompt, trace_utf8
 from packer.utf8 import pack_utf8
 
@@ -75,8 +80,39 @@ def sections_view(budget: int, **sections: str) -> View:
     """check_sections on the given section texts: the verdict, the estimate, and the budget bar."""
     def build() -> View:
         result = check_sections(sections, budget)
+        summed = sum(estimate_tokens(sections.get(key, "")) for key in SECTION_ORDER)
         lines = [result.message, f"estimate of the assembled prompt: {result.total} tokens, headroom {result.headroom}"]
+        if result.total is not None:
+            lines.append(f"sum of the section estimates:     {summed} tokens (tags and separators add {result.total - summed})")
         return View("\n".join(lines), plot_check(result, sections))
+    return _guarded(build)
+
+
+@functools.cache
+def _measured(name: str, encoding: str) -> Measured:
+    """A corpus sample measured once per encoding (the explorer revisits the same samples)."""
+    return measure(corpus_sample(name), encoding)
+
+
+def counting_view(sample: str, unit: str, index: int, encoding: str = "cl100k_base") -> View:
+    """One real passage in every unit, the chosen unit's error against real tokens, and the sample's spread."""
+    def build() -> View:
+        measured = _measured(sample, encoding)
+        if unit not in UNITS:
+            raise ValueError(f"unit: expected one of {', '.join(UNITS)}, got {unit!r}")
+        if type(index) is not int or not 0 <= index < len(measured.tokens):
+            raise ValueError(f"index: expected 0 to {len(measured.tokens) - 1}, got {index!r}")
+        passage, tokens = measured.sample.passages[index], measured.tokens[index]
+        shown = passage if len(passage) <= 160 else passage[:159] + "…"
+        lines = [f"{measured.sample.name}, passage {index} of {len(measured.tokens)} (from {measured.sample.source})",
+                 repr(shown), f"{'unit':<20} {'count':>6} {'÷ tokens':>9}"]
+        for name in UNITS:
+            lines.append(f"{name:<20} {measured.counts[name][index]:>6} {measured.counts[name][index] / tokens:>9.2f}")
+        lines.append(f"{encoding + ' tokens':<20} {tokens:>6} {1:>9.2f}")
+        estimate = measured.counts[unit][index]
+        lines.append(f"{unit} says {estimate} for {tokens} real tokens: error {estimate - tokens:+d} "
+                     f"({(estimate - tokens) / tokens:+.0%})")
+        return View("\n".join(lines), plot_errors(measured, unit, index))
     return _guarded(build)
 
 
@@ -160,3 +196,42 @@ def explore_sections(sections: Mapping[str, str], budget: int = 500) -> Explorer
         controls[key] = widgets.Textarea(value=sections.get(key, ""), description=key,
                                          layout=widgets.Layout(width="480px", height="48px"))
     return Explorer(sections_view, controls)
+
+
+def explore_counting(sample: str = "English prose", unit: str = "chars/4", index: int = 0,
+                     encoding: str = "cl100k_base") -> Explorer:
+    """Menus for the sample and the unit, a slider for the passage, over counting_view."""
+    names = [s.name for s in corpus_samples()]
+    controls = {"sample": widgets.Dropdown(options=names, value=sample, description="sample"),
+                "unit": widgets.Dropdown(options=list(UNITS), value=unit, description="unit"),
+                "index": _slider("passage", index, 0, len(corpus_sample(sample).passages) - 1)}
+    return Explorer(counting_view, controls, encoding=encoding)
+
+
+def policies_view(question: str, limit: int, encoding: str = "cl100k_base", with_parts: bool = True) -> View:
+    """The four policies (and the knapsack over parts) on one question's ranking at one budget."""
+    from packer.counters import bpe
+    from packer.lab.policies import compare, knapsack, line_costs, outcomes_table
+    from packer.lab.policy_plots import plot_choices
+    from packer.lab.retrieval import rank
+
+    def build() -> View:
+        if encoding not in ("cl100k_base", "o200k_base"):
+            raise ValueError(f"encoding: expected cl100k_base or o200k_base, got {encoding!r}")
+        count, hits = bpe(encoding), rank(question)
+        outcomes = compare(question, hits, limit, count)
+        if with_parts:
+            outcomes.append(knapsack(question, hits, limit, count, costs="text"))
+        head = f"{question}\n{len(hits)} passages retrieved, budget {limit} {encoding} tokens"
+        return View(f"{head}\n{outcomes_table(outcomes)}", plot_choices(outcomes, hits, line_costs(hits, count)))
+    return _guarded(build)
+
+
+def explore_policies(question: str | None = None, limit: int = 600, high: int = 2000) -> Explorer:
+    """A question menu and a budget slider over policies_view."""
+    from packer.lab.retrieval import QUESTIONS
+
+    controls = {"question": widgets.Dropdown(options=list(QUESTIONS), value=question or QUESTIONS[0],
+                                             description="question", layout=widgets.Layout(width="640px")),
+                "limit": _slider("budget (tokens)", limit, 50, high)}
+    return Explorer(policies_view, controls)

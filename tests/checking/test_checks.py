@@ -52,6 +52,8 @@ def _checks_run_now(monkeypatch):
 
 # A correct learner answer to q1.1 and q1.2, with its own validation helper.
 ASSEMBLE = """
+from collections.abc import Iterable, Iterator, Mapping, Set
+
 def _require_count(name, value):
     if type(value) is not int or value < 0:
         raise ValueError(f"{name} must be a non-negative int, got {value!r}")
@@ -60,10 +62,11 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     _require_count("max_tokens", max_tokens)
     if not isinstance(separator, str):
         raise ValueError("separator must be a str")
-    if not isinstance(chunks, list):
+    if isinstance(chunks, (str, bytes, Mapping, Set)) or not isinstance(chunks, Iterable):
         raise ValueError("chunks must be a list")
+    chunks = list(chunks)
     for index, chunk in enumerate(chunks):
-        if not isinstance(chunk, dict) or "text" not in chunk or "token_count" not in chunk:
+        if not isinstance(chunk, Mapping) or "text" not in chunk or "token_count" not in chunk:
             raise ValueError(f"chunk {index}: needs text and token_count")
         if not isinstance(chunk["text"], str):
             raise ValueError(f"chunk {index}: text must be a str")
@@ -96,6 +99,8 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
 
 # A correct learner answer to q2.2 and q2.3; every measurement goes through _measure.
 PACK_PROMPT = """
+from collections.abc import Iterable, Mapping, Set
+
 def _render(question, passages):
     return "Question: " + question + "\\nSources:\\n" + "".join(f"[{k}] {t}\\n" for k, t in passages) + "Answer:"
 
@@ -106,8 +111,11 @@ def _measure(count, text):
     return units
 
 def pack_prompt(question, passages, limit, count):
-    if not isinstance(question, str) or not callable(count) or not isinstance(passages, (list, tuple)):
-        raise ValueError("bad question, count or passages")
+    if not isinstance(question, str) or not callable(count):
+        raise ValueError("bad question or count")
+    if isinstance(passages, (str, bytes, Mapping, Set)) or not isinstance(passages, Iterable):
+        raise ValueError("passages must be a list")
+    passages = list(passages)
     if type(limit) is not int or limit < 0:
         raise ValueError(f"limit must be a non-negative int, got {limit!r}")
     seen = set()
@@ -180,7 +188,7 @@ def test_a_not_attempted_result_reads_as_headline_and_detail():
 
 def test_real_results_have_the_documented_lines():
     passed, failed, stub = run_check("q1.1", good_assemble), run_check("q1.1", STOPS_AT_FIRST_OVERFLOW), run_check("q1.1", STUB)
-    assert str(passed) == "q1.1 assemble_context: PASSED (3/3 points)\n  6 fixed cases and up to 120 generated inputs"
+    assert str(passed) == "q1.1 assemble_context: PASSED (3/3 points)\n  7 fixed cases and up to 120 generated inputs"
     assert failed.lines()[0] == "q1.1 assemble_context: FAILED (0/3 points)"
     assert [line[:12] for line in failed.lines()[2:]] == ["  input:    ", "  expected: ", "  actual:   "]
     assert failed.counterexample.startswith("assemble_context(") and failed.expected != failed.actual
@@ -272,9 +280,10 @@ def test_the_reference_and_the_answer_each_get_a_private_copy_of_the_input():
 
     question = Question("q0.1", "total", 1, "sum of sums", reference, cases=((shared,), (shared,)))
     result = evaluate(question, answer)
-    assert result.status == PASSED, str(result)
+    assert (result.status, result.counterexample) == (FAILED, "total([[1, 2], [3]])"), str(result)
+    assert result.actual.startswith("changed its input: rows became []"), "the scribbling is caught and named"
     assert shared == [[1, 2], [3]], "the question's own input was modified"
-    assert [who for who, _ in calls] == ["reference", "answer"] * 2
+    assert [who for who, _ in calls] == ["reference", "answer"]
     seen = [id(rows) for _, rows in calls] + [id(rows[0]) for _, rows in calls if rows]
     assert len(set(seen)) == len(seen) and id(shared) not in seen and id(shared[0]) not in seen
 
@@ -290,8 +299,10 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     chunks.clear()
     return result
 """)["assemble_context"]
-    assert check("q1.1", scribbling).status == PASSED
+    scribbled = check("q1.1", scribbling)
+    assert scribbled.status == FAILED and scribbled.actual.startswith("changed its input: chunks became"), str(scribbled)
     assert packer.checking.bank.EXAMPLE == example
+    assert scribbled.counterexample == f"assemble_context({example!r}, 100)", "the input line shows the untouched input"
 
     reversing = learner(ASSEMBLE + """
 _whole = assemble_context
@@ -371,7 +382,9 @@ def _measure(count, text):
 """)["pack_prompt"]
     assert run_check("q2.3", learner(PACK_PROMPT)["pack_prompt"]).status == PASSED
     made_up = run_check("q2.3", trusting)
-    assert "counter_returning_" in made_up.counterexample, str(made_up)
+    assert made_up.counterexample.endswith(", always_2_5)"), str(made_up)
+    from packer.checking.inputs import always_2_5
+    assert always_2_5("any text") == 2.5, "the counterexample's counter is importable under the name it is shown by"
     for result in (found, fixed, made_up):
         assert "0x" not in str(result) and " at " not in result.counterexample, str(result)
 
@@ -477,6 +490,16 @@ LAUNDERED = {
         def estimate_tokens(text):
             return COUNTERS["chars/4 estimate"](text)
     """)["estimate_tokens"]),
+    "a lesson tool from packer.lab (the checks never import it)": ("q5.2", lambda: learner("""
+        from packer.lab.measure import whitespace_splits
+        def non_additive_cuts(text, count):
+            return [(len(s.left), s.parts - s.whole) for s in whitespace_splits(text, count) if s.parts != s.whole]
+    """)["non_additive_cuts"]),
+    "the lesson's trace of the packer": ("q1.1", lambda: learner("""
+        from packer.lab import trace
+        def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+            return trace.trace_chunks(chunks, max_tokens)
+    """)["assemble_context"]),
     "the question bank's own predictor": ("q2.4", lambda: learner("""
         import packer.checking.bank
         def predict_q2_4():
@@ -496,6 +519,8 @@ def test_the_reference_reached_through_a_packer_wrapper_is_not_credited(how):
 def test_an_answer_may_call_the_learners_own_helpers():
     namespace = learner(ASSEMBLE + """
 def assemble_prefix(chunks, max_tokens, separator="\\n\\n"):
+    if isinstance(chunks, Iterator):  # a generator can be read only once: keep its chunks
+        chunks = list(chunks)
     assemble_context(chunks, max_tokens, separator)  # my own validation, from q1.2
     kept, used = [], 0
     for chunk in chunks:
@@ -572,7 +597,7 @@ def test_grade_checks_each_present_name_and_skips_missing_ones():
 
 
 def test_grade_of_an_empty_namespace_is_all_not_attempted():
-    for lesson in "1234":
+    for lesson in "123456":
         results = grade({}, lesson)
         assert results and all((r.status, r.points) == (NOT_ATTEMPTED, 0) for r in results)
 
@@ -584,10 +609,10 @@ def test_questions_are_found_by_slug_or_number_in_order():
 
 
 def test_the_question_bank_is_well_formed():
-    every = [q for lesson in "1234" for q in questions(lesson)]
-    assert sorted(q.qid for q in every) == sorted(BANK), "a registered question belongs to no lesson 1-4"
+    every = [q for lesson in "123456" for q in questions(lesson)]
+    assert sorted(q.qid for q in every) == sorted(BANK), "a registered question belongs to no lesson"
     assert len({q.qid for q in every}) == len(every)
-    for lesson in "1234":
+    for lesson in "123456":
         qids = [q.qid for q in questions(lesson)]
         assert 3 <= len(qids) <= 5, f"lesson {lesson} has {len(qids)} graded questions"
         assert qids == [f"q{lesson}.{i}" for i in range(1, len(qids) + 1)], "numbered consecutively from 1"
@@ -600,3 +625,174 @@ def test_the_question_bank_is_well_formed():
 def test_a_question_cannot_be_registered_twice():
     with pytest.raises(ValueError, match="registered twice"):
         packer.checking.bank.register(BANK["q1.1"])
+
+
+# --- no check hangs, and an interrupt is one line -------------------------------------------------------
+LOOPING = """
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    kept, used, index = [], 0, 0
+    while index < len(chunks):  # forgets to move on when a chunk does not fit
+        try:
+            chunk = chunks[index]
+            if used + chunk["token_count"] <= max_tokens:
+                kept.append(chunk["text"])
+                used += chunk["token_count"]
+                index += 1
+        except Exception:  # swallowing errors must not swallow the time limit
+            pass
+    return separator.join(kept), used
+"""
+
+
+def test_a_looping_answer_is_stopped_within_the_time_limit_with_a_plain_message():
+    import time
+    started = time.monotonic()
+    result = check("q1.1", learner(LOOPING)["assemble_context"])
+    elapsed = time.monotonic() - started
+    assert elapsed < packer.checking.TIME_LIMIT + 3, f"took {elapsed:.1f} s"
+    assert (result.status, result.points) == (FAILED, 0)
+    assert result.detail == f"stopped: the answer was still running after {packer.checking.TIME_LIMIT:g} s on this input (a loop that never ends?)"
+    assert result.counterexample.startswith("assemble_context([{'text': 'alpha'")
+    assert result.expected == "('alpha\\n\\nbravo\\n\\ndelta', 90)"
+    assert result.actual == f"still running after {packer.checking.TIME_LIMIT:g} s"
+
+
+def test_the_time_limit_also_works_outside_the_main_thread():
+    import threading
+    import time
+    found: list = []
+    thread = threading.Thread(target=lambda: found.append(check("q1.1", learner(LOOPING)["assemble_context"])))
+    started = time.monotonic()
+    thread.start()
+    thread.join(timeout=packer.checking.TIME_LIMIT + 20)
+    assert not thread.is_alive() and found, "the check in a worker thread was not stopped"
+    assert found[0].actual.startswith("still running after"), str(found[0])
+    assert time.monotonic() - started < packer.checking.TIME_LIMIT + 20
+
+
+def test_the_time_limit_gives_back_a_timer_that_was_already_running():
+    import signal
+    fired: list[int] = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30)
+        assert check("q1.1", good_assemble).status == PASSED
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 20 < left <= 30, "the outer timer was lost or reset"
+        assert signal.getsignal(signal.SIGALRM) is not None and not fired
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_an_interrupt_becomes_one_short_line_naming_the_input():
+    def interrupted(chunks, max_tokens, separator="\n\n"):
+        raise KeyboardInterrupt  # what Ctrl-C (or Jupyter's stop button) raises inside a long answer
+
+    with pytest.raises(KeyboardInterrupt) as caught:  # still a KeyboardInterrupt: Run All stops there
+        check("q1.1", interrupted)
+    assert isinstance(caught.value, packer.checking.CheckInterrupted)
+    lines = caught.value._render_traceback_()  # what IPython prints instead of a traceback
+    assert len(lines) == 1 and lines[0].startswith("KeyboardInterrupt: check q1.1 interrupted on assemble_context(")
+    assert lines[0].endswith("; no points recorded")
+
+
+# --- feedback that helps ---------------------------------------------------------------------------------
+def test_long_results_that_differ_late_are_shown_from_where_they_differ():
+    build = learner("""
+ORDER = ("task", "context", "constraints", "format", "examples")
+def build_prompt(sections):
+    return "\\n\\n".join(name.upper() + ":\\n" + sections[name] for name in ORDER) + "\\n\\n"
+""")["build_prompt"]
+    result = check("q4.2", build)
+    assert result.status == FAILED
+    assert result.expected.startswith("…") and result.actual.startswith("…"), str(result)
+    assert result.expected.endswith("backpressure.'") and result.actual.endswith("backpressure.\\n\\n'"), str(result)
+    assert "agree up to character" in result.detail
+
+
+def test_short_results_are_shown_whole():
+    from packer.checking.engine import first_difference
+    assert first_difference("('a', 1)", "('a', 2)") == ("('a', 1)", "('a', 2)")
+    long = "x" * 1000
+    expected, actual = first_difference(long + "a", long + "b")
+    assert (expected, actual) == ("…" + "x" * 40 + "a", "…" + "x" * 40 + "b")
+
+
+# --- q3.1's linear time is graded, and the verdict does not flicker ---------------------------------------
+LINEAR_UTF8 = """
+def pack_utf8(passages, limit, reserve):
+    header = "Sources:\\n"
+    used, lines, kept = len(header.encode("utf-8")), [header], []
+    if used + reserve > limit:
+        raise ValueError("header and reserve exceed the limit")
+    for key, text in passages:
+        line = f"[{key}] {text}\\n"
+        size = len(line.encode("utf-8"))
+        if used + size + reserve <= limit:
+            lines.append(line)
+            used += size
+            kept.append(key)
+    return "".join(lines), kept
+"""
+QUADRATIC_UTF8 = """
+def pack_utf8(passages, limit, reserve):
+    payload, kept = "Sources:\\n", []
+    if len(payload.encode("utf-8")) + reserve > limit:
+        raise ValueError("header and reserve exceed the limit")
+    for key, text in passages:
+        candidate = payload + f"[{key}] {text}\\n"
+        if len(candidate.encode("utf-8")) + reserve <= limit:  # re-encodes everything kept so far
+            payload = candidate
+            kept.append(key)
+    return payload, kept
+"""
+
+
+def test_q3_1_grades_linear_work_with_the_same_verdict_20_times_in_a_row():
+    from packer.checking.linear import linear_in_passages
+    requirement = linear_in_passages("pack_utf8")
+    linear, quadratic = learner(LINEAR_UTF8)["pack_utf8"], learner(QUADRATIC_UTF8)["pack_utf8"]
+    assert [requirement(linear) for _ in range(20)] == [None] * 20
+    verdicts = [requirement(quadratic) for _ in range(20)]
+    assert len(set(verdicts)) == 1 and verdicts[0] is not None
+    detail, shown, expected, actual = verdicts[0]
+    assert detail.startswith("not linear: from 100 to 800 passages") and "characters encoded" in detail
+    assert shown.startswith('pack_utf8([(f"p{i}", "é日x" * 3) for i in range(800)], ')
+    assert len(eval(shown, {"pack_utf8": packer.pack_utf8})[1]) == 800, "the input line runs as shown"
+    passed, failed = check("q3.1", linear), check("q3.1", quadratic)
+    assert passed.status == PASSED and passed.detail.endswith("its work grows linearly with the number of passages")
+    assert failed.status == FAILED and failed.detail == detail
+
+
+def test_an_answer_that_never_calls_encode_is_timed_instead_and_a_linear_one_passes():
+    linear_bytes = learner(LINEAR_UTF8.replace('len(line.encode("utf-8"))', 'len(bytes(line, "utf-8"))')
+                           .replace('len(header.encode("utf-8"))', 'len(bytes(header, "utf-8"))'))["pack_utf8"]
+    from packer.checking.linear import encoded_characters, passages, roomy_limit
+    assert encoded_characters(linear_bytes, (passages(10), roomy_limit(10), 0)) == 0
+    assert check("q3.1", linear_bytes).status == PASSED
+
+
+# --- the container contract: any ordered iterable, read once ---------------------------------------------
+def test_the_reference_variants_read_a_real_generator_once():
+    from packer.checking import variants
+    passages = [("a", "x"), ("b", "y" * 40), ("c", "z")]
+    expected = ("Sources:\n[a] x\n[c] z\n", ["a", "c"], ["b"])
+    assert variants.pack_utf8_report((p for p in passages), 30, 0) == expected
+    assert variants.pack_utf8_report(tuple(passages), 30, 0) == expected
+    chunks = packer.checking.bank.EXAMPLE
+    assert variants.assemble_prefix((c for c in chunks), 100) == variants.assemble_prefix(chunks, 100)
+    assert variants.assemble_charged((c for c in chunks), 100, 5) == variants.assemble_charged(chunks, 100, 5)
+    for bad in ("ab", {"a": "x"}, {("a", "x")}, None):
+        with pytest.raises(ValueError, match="passages"):
+            variants.pack_utf8_report(bad, 30, 0)
+
+
+def test_once_behaves_like_a_generator_and_shows_as_the_call_that_makes_it():
+    from packer.checking.inputs import Record, once
+    items = once([("a", "x")])
+    assert repr(items) == "once([('a', 'x')])" and eval(repr(items), {"once": once}).__class__ is items.__class__
+    assert list(items) == [("a", "x")] and list(items) == [], "a second pass sees nothing, as with a generator"
+    record = Record(text="a", token_count=1)
+    assert repr(record) == "Record(text='a', token_count=1)" and dict(record) == {"text": "a", "token_count": 1}
+    assert not isinstance(record, dict) and record == {"text": "a", "token_count": 1}

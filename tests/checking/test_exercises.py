@@ -25,7 +25,8 @@ from packer.checking import DEFER_VARIABLE, NOT_ATTEMPTED, PASSED, grade, questi
 from packer.checking.exercises import MD_PLACEHOLDER, expected_exercises, main, render, stub_code, to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
-LESSONS = ["01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget"]
+LESSONS = ["01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "05_counting_units",
+           "06_policies"]
 STUB = 'raise NotImplementedError("replace this line with your answer")'
 OPEN_QUESTION = "### Open question (not auto-graded)"
 MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
@@ -54,8 +55,8 @@ def _run_cells(nb: nbformat.NotebookNode, label: str, *, checks: bool = True) ->
 
 
 def _result_text(cell) -> str:
-    """The text/plain of a cell's execute_result (the CheckResult a check cell displays)."""
-    results = [out for out in cell.get("outputs", []) if out.output_type == "execute_result"]
+    """The text/plain of the one result a check cell shows (check() displays it itself, exactly once)."""
+    results = [out for out in cell.get("outputs", []) if out.output_type in ("execute_result", "display_data")]
     assert len(results) == 1, f"expected one displayed result in {cell.source!r}, got {cell.get('outputs')}"
     return results[0]["data"]["text/plain"]
 
@@ -453,3 +454,95 @@ def test_filling_every_stub_with_the_solution_earns_full_marks(slug):
     assert not any(STUB in cell.source for cell in _code(learner)), "a stub with no solution cell to answer it"
     for result in grade(_run_cells(learner, "learner"), slug):
         assert (result.status, result.points) == (PASSED, result.max_points), str(result)
+
+
+# --- the learner's path, in a real kernel ----------------------------------------------------------------
+def _execute(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Run a notebook in a fresh python3 kernel from the exercises folder; errors stay in the outputs."""
+    client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(ROOT / "exercises")}})
+    client.execute()
+    return nb
+
+
+def _texts(cell) -> list[str]:
+    """Everything a cell showed, as text: streams, displayed results and error lines."""
+    shown = []
+    for out in cell.outputs:
+        if out.output_type == "stream":
+            shown.append(out.text)
+        elif out.output_type in ("execute_result", "display_data"):
+            shown.append(out["data"].get("text/plain", ""))
+        elif out.output_type == "error":
+            shown.append("\n".join(out.traceback))
+    return shown
+
+
+LOOPING_ANSWER = """def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    kept, used, index = [], 0, 0
+    while index < len(chunks):  # forgets to move on when a chunk does not fit
+        chunk = chunks[index]
+        if used + chunk["token_count"] <= max_tokens:
+            kept.append(chunk["text"])
+            used += chunk["token_count"]
+            index += 1
+    return separator.join(kept), used"""
+WRONG_ANSWER = """def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    kept, used = [], 0
+    for chunk in chunks:
+        if used + chunk["token_count"] > max_tokens:
+            break  # stops at the first overflow
+        kept.append(chunk["text"])
+        used += chunk["token_count"]
+    return separator.join(kept), used"""
+
+
+def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkeypatch):
+    """The learner's path: an endless loop is stopped within the limit (the kernel's main thread, SIGALRM),
+    a wrong answer gets a counterexample that runs when pasted into the next cell, a right one passes, and
+    a check that is not the last line of its cell still shows its result, once."""
+    import time
+
+    from packer.checking import TIME_LIMIT
+    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
+    exercise = _read("exercises", "01_assemble_context")
+    setup = next(cell for cell in _code(exercise) if "import" in cell.source)
+    right = _answers(next(c.source for c in _code(_read("solutions", "01_assemble_context"))
+                          if c.source.startswith("def assemble_context")))[0]
+    nb = new_notebook(metadata=exercise.metadata)
+    nb.cells = [
+        new_code_cell(setup.source),
+        new_code_cell(LOOPING_ANSWER),
+        new_code_cell('import time\nstarted = time.monotonic()\ncheck("q1.1", assemble_context)\n'
+                      'print(f"took {time.monotonic() - started:.1f} s")'),
+        new_code_cell(WRONG_ANSWER),
+        new_code_cell('result = check("q1.1", assemble_context)'),
+        new_code_cell("print(eval(result.counterexample) == eval(result.actual))"),
+        new_code_cell('def assemble_context(chunks, max_tokens, separator="\\n\\n"):\n' + right),
+        new_code_cell('check("q1.1", assemble_context)'),
+    ]
+    started = time.monotonic()
+    _execute(nb)
+    looping, wrong, pasted, right_check = (_texts(nb.cells[i]) for i in (2, 4, 5, 7))
+    assert len(looping) == 2 and looping[0].startswith("q1.1 assemble_context: FAILED (0/3 points)"), looping
+    assert f"still running after {TIME_LIMIT:g} s" in looping[0]
+    assert float(looping[1].split()[1]) < TIME_LIMIT + 2, looping[1]
+    assert len(wrong) == 1 and "  input:    assemble_context(" in wrong[0], "shown though not the last line"
+    assert pasted == ["True\n"], "the pasted counterexample reproduces the actual result"
+    assert len(right_check) == 1 and right_check[0].startswith("q1.1 assemble_context: PASSED (3/3 points)")
+    assert not [out for cell in nb.cells for out in cell.outputs if out.output_type == "error"]
+    assert time.monotonic() - started < 60
+
+
+def test_an_interrupted_check_prints_one_line_in_the_kernel(monkeypatch):
+    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
+    nb = new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nb.cells = [new_code_cell("from packer.checking import check\n"
+                              "def assemble_context(chunks, max_tokens, separator='\\n\\n'):\n"
+                              "    raise KeyboardInterrupt  # as Ctrl-C or the stop button would, mid-answer\n"
+                              "check('q1.1', assemble_context)")]
+    _execute(nb)
+    errors = [out for out in nb.cells[0].outputs if out.output_type == "error"]
+    assert len(errors) == 1 and errors[0].ename == "CheckInterrupted"
+    assert len(errors[0].traceback) == 1, errors[0].traceback
+    assert errors[0].traceback[0].startswith("KeyboardInterrupt: check q1.1 interrupted on assemble_context(")

@@ -281,3 +281,11 @@ def test_counter_returning_a_non_count_for_a_candidate_is_rejected():
 
     with pytest.raises(ValueError, match="count"):
         pack_prompt("why", FIXTURE, 9, counter)
+
+
+def test_a_counter_may_measure_a_prompt_as_zero_units():
+    # Zero is a non-negative count: a counter that finds nothing to charge is a valid counter.
+    chosen, skipped, prompt = pack_prompt("why", FIXTURE, 0, lambda text: 0)
+    assert [key for key, _ in chosen] == ["a", "b", "c"]
+    assert skipped == []
+    assert prompt == render_prompt("why", FIXTURE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -110,6 +111,22 @@ def test_fifo_example_total_is_not_the_sum_of_section_estimates():
     assert check_sections(FIFO_EXAMPLE).total == 88
 
 
+def test_a_check_result_is_immutable():
+    result = check_sections(FIFO_EXAMPLE)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.ok = False
+
+
+def test_missing_text_fails_before_assembly_so_there_is_no_prompt_total_or_headroom():
+    result = check_sections(without_section("task"))
+    assert (result.prompt, result.total, result.headroom) == (None, None, None)
+
+
+def test_a_failed_check_still_reports_its_prompt_total_and_headroom():
+    result = check_sections(FIFO_EXAMPLE, 80)
+    assert (result.prompt, result.total, result.headroom) == (build_prompt(FIFO_EXAMPLE), 88, -8)
+
+
 def test_fifo_example_headroom_is_budget_minus_total():
     assert check_sections(FIFO_EXAMPLE).headroom == 500 - 88
 
@@ -195,6 +212,62 @@ def test_check_sections_rejects_non_str_section_text():
 # --- plan_budget / format_plan -----------------------------------------------------------------
 
 
+SEED_TABLE = """\
+section       chars  tokens
+task            160      40
+context         640     160
+constraints     320      80
+format          160      40
+examples        480     120
+total          1760     440  sum of the sections
+assembled      1814     454  the prompt as sent (+54 chars of tags and blank lines)
+budget 500: sum of the sections 440, headroom 60 tokens (12%): fits
+            assembled prompt    454, headroom 46 tokens (9%): fits"""
+
+
+def test_plan_budget_defaults_to_the_seed_budget_of_500_tokens():
+    plan = plan_budget(STATED_SECTION_CHARS)
+    assert plan.budget == 500
+    assert plan.headroom == 60
+
+
+def test_plan_budget_accepts_one_token_as_the_smallest_budget():
+    plan = plan_budget(STATED_SECTION_CHARS, 1)
+    assert plan.budget == 1
+    assert plan.fits is False
+
+
+def test_a_plan_is_immutable():
+    plan = plan_budget(STATED_SECTION_CHARS, 500)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.budget = 1000
+
+
+def test_format_plan_prints_the_seed_table():
+    assert format_plan(plan_budget(STATED_SECTION_CHARS, 500)) == SEED_TABLE
+
+
+def test_format_plan_says_a_plan_exactly_at_the_budget_fits():
+    at_sum = format_plan(plan_budget(STATED_SECTION_CHARS, 440)).splitlines()
+    assert at_sum[-2] == "budget 440: sum of the sections 440, headroom 0 tokens (0%): fits"
+    at_assembled = format_plan(plan_budget(STATED_SECTION_CHARS, 454)).splitlines()
+    assert at_assembled[-1] == "            assembled prompt    454, headroom 0 tokens (0%): fits"
+
+
+def test_format_plan_says_a_plan_over_the_budget_does_not_fit():
+    table = format_plan(plan_budget(STATED_SECTION_CHARS, 400)).splitlines()
+    assert table[-2] == "budget 400: sum of the sections 440, headroom -40 tokens (-10%): does not fit"
+    assert table[-1] == "            assembled prompt    454, headroom -54 tokens (-14%): does not fit"
+    one_short = format_plan(plan_budget(STATED_SECTION_CHARS, 453)).splitlines()
+    assert one_short[-2].endswith(": fits") and one_short[-1].endswith(": does not fit")
+
+
+def test_format_plan_shows_a_small_deficit_with_a_decimal_rather_than_as_zero():
+    # -1 / 439 is -0.23%: rounded to a whole percent it would read "-0%", as if nothing were missing.
+    assert format_plan(plan_budget(STATED_SECTION_CHARS, 439)).splitlines()[-2] == (
+        "budget 439: sum of the sections 440, headroom -1 tokens (-0.2%): does not fit")
+
+
 def test_plan_estimates_each_stated_section():
     plan = plan_budget(STATED_SECTION_CHARS, 500)
     assert [(key, tokens) for key, _, tokens in plan.rows] == [
@@ -269,6 +342,11 @@ def test_plan_budget_rejects_invalid_input(section_chars, budget, message):
         plan_budget(section_chars, budget)
 
 
+def test_plan_budget_says_section_chars_must_be_a_mapping():
+    with pytest.raises(ValueError, match="section_chars must be a mapping of section name to size, got list"):
+        plan_budget([("task", 160)], 500)
+
+
 # --- command line ------------------------------------------------------------------------------
 
 
@@ -297,6 +375,12 @@ def test_cli_writes_nothing_to_stderr():
 
 def test_cli_budget_below_the_total_fails_with_exit_one():
     completed = run_cli("--budget", "80")
+    assert completed.stdout == "FAIL: total outside budget\n"
+    assert completed.returncode == 1
+
+
+def test_cli_accepts_a_zero_budget_and_reports_the_prompt_outside_it():
+    completed = run_cli("--budget", "0")
     assert completed.stdout == "FAIL: total outside budget\n"
     assert completed.returncode == 1
 

@@ -1,7 +1,7 @@
 """The instructor's grader: every submission gets a row with the right status, the batch never crashes.
 
-One class is graded once per test session (each hostile kind, the solutions, the untouched exercises
-and the wrong answers of the mutant library), then each test reads the gradebook it produced.
+One class is graded once for this module (each hostile kind, the solutions, the untouched exercises, the
+wrong answers of the mutant library, detached children and a vandal), then each test reads its gradebook.
 """
 
 from __future__ import annotations
@@ -13,12 +13,15 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 
 import packer.grading.grader as grade
+from packer.grading.gradebook import Gradebook
 from packer.grading.demo_class import KINDS, LESSON, definition_cell, solution, write_submission
 from packer.checking.exercises import to_exercise
 
@@ -27,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests" / "checking"))
 from test_mutants import MUTANTS  # noqa: E402  (the same wrong answers the self-checks must catch)
 
 LESSON_01_MUTANTS = [(qid, why, fn) for qid, why, fn in MUTANTS if qid.startswith("q1.") and qid != "q1.5"]
-TIMEOUT = 3
+TIMEOUT = 20  # seconds per cell and per check: generous, so a heavily loaded machine does not time out a correct check
 
 
 def mutant_notebook(qid: str, function) -> nbformat.NotebookNode:
@@ -43,25 +46,56 @@ def mutant_notebook(qid: str, function) -> nbformat.NotebookNode:
     return notebook
 
 
-@pytest.fixture(scope="session")
+AFTER = 2  # seconds a detached child waits, once its kernel is gone, before it writes its mark
+
+
+def detached_child(marker: Path, how: str) -> nbformat.NotebookNode:
+    """The solution, plus a last cell that leaves a process behind: it waits for its kernel to end, then
+    writes `marker` (so it proves it outlived the kernel however slow the machine)."""
+    wait = ("import os, sys, time\nkernel = int(sys.argv[1])\n{detach}"
+            "while True:\n    try:\n        os.kill(kernel, 0)\n    except ProcessLookupError:\n        break\n"
+            f"    time.sleep(0.2)\ntime.sleep({AFTER})\nopen({str(marker)!r}, 'w').write('I outlived the grader')\n")
+    if how == "new session":
+        code = (f"import os, subprocess, sys\nsubprocess.Popen([sys.executable, '-c', {wait.format(detach='')!r}, "
+                "str(os.getpid())], start_new_session=True)")
+    else:  # a double fork with an empty environment: no parent, no group, no marks of its origin
+        child = wait.format(detach="if os.fork():\n    os._exit(0)\nos.setsid()\n")
+        code = (f"import os, subprocess, sys\nsubprocess.Popen([sys.executable, '-c', {child!r}, str(os.getpid())], "
+                "env={})")
+    notebook = solution()
+    notebook.cells.append(nbformat.v4.new_code_cell(code))
+    return notebook
+
+
+@pytest.fixture(scope="module")
 def gradebook(tmp_path_factory):
-    """Grade a class made of every kind of submission; return (outcomes by name, output folder, inputs)."""
+    """Grade a class made of every kind of submission; return (rows by file name, output folder, inputs, ...)."""
     folder = tmp_path_factory.mktemp("class")
+    marks = tmp_path_factory.mktemp("marks")
     for kind in KINDS:
         write_submission(folder, kind, kind)
+    write_submission(folder, "exits-again", "exits")
     for number, (qid, _, function) in enumerate(LESSON_01_MUTANTS):
         path = folder / f"mutant{number:02d}-{qid}.ipynb"
         path.write_text(nbformat.writes(mutant_notebook(qid, function)))
-    for lesson in ("01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget"):
+    for lesson in ("01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "05_counting_units"):
         (folder / f"solution-{lesson}.ipynb").write_bytes((ROOT / "solutions" / f"{lesson}.ipynb").read_bytes())
         (folder / f"exercise-{lesson}.ipynb").write_bytes((ROOT / "exercises" / f"{lesson}.ipynb").read_bytes())
+    for how, name in (("new session", "detaches"), ("double fork", "double-forks")):
+        (folder / f"{name}.ipynb").write_text(nbformat.writes(detached_child(marks / name, how)))
+    write_submission(folder, "aaa-victim", "correct")  # graded first...
+    vandal = solution()  # ...then changed by the last one
+    vandal.cells.append(nbformat.v4.new_code_cell(f"open({str(folder / 'aaa-victim.ipynb')!r}, 'a').write(' ')"))
+    (folder / "zzz-vandal.ipynb").write_text(nbformat.writes(vandal))
     before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
     out = tmp_path_factory.mktemp("grades")
     run = subprocess.run([sys.executable, "-m", "packer.grading", str(folder), "--out", str(out), "--jobs", "2",
-                          "--timeout", str(TIMEOUT)], capture_output=True, text=True, timeout=600)
+                          "--timeout", str(TIMEOUT)], capture_output=True, text=True, timeout=900)
+    finished = time.monotonic()
     assert run.returncode == 0, run.stderr
     data = json.loads((out / "grades.json").read_text())
-    return {s["submission"]: s for s in data["submissions"]}, out, folder, before, run
+    rows = {s["submission"].split("/", 1)[1]: s for s in data["submissions"]}
+    return rows, out, folder, before, run, marks, finished
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
@@ -99,11 +133,15 @@ def test_a_runaway_cell_is_stopped_and_named_and_the_rest_still_counts(gradebook
     assert row["score"] == row["max_score"]  # the loop was interrupted; every answer was still checked
 
 
-def test_a_cell_that_ignores_the_interrupt_is_cut_off_and_the_batch_goes_on(gradebook):
+def test_a_cell_that_ignores_the_interrupt_is_cut_off_and_the_answers_before_it_still_count(gradebook):
     rows, *_ = gradebook
     row = rows["unstoppable.ipynb"]
-    assert any("ran past" in note and "(q1.3)" in note for note in row["notes"])
-    assert row["score"] == 0 and {t["status"] for t in row["tests"]} == {"not attempted"}
+    assert any("ran past" in note and "(q1.3)" in note and "which starts `while True:`" in note for note in row["notes"])
+    status = {t["qid"]: t["status"] for t in row["tests"]}
+    assert status["q1.1"] == status["q1.2"] == "passed"  # defined above the cell: re-run in a fresh kernel
+    assert status["q1.3"] == "not graded"  # defined below it: grading never got there, and the row says so
+    test = next(t for t in row["tests"] if t["qid"] == "q1.3")
+    assert "not graded: cell 9 of" in test["output"] and "NOT ATTEMPTED" not in test["output"]
 
 
 def test_an_answer_that_loops_forever_when_checked_loses_only_that_question(gradebook):
@@ -114,11 +152,54 @@ def test_an_answer_that_loops_forever_when_checked_loses_only_that_question(grad
     assert row["score"] == row["max_score"] - test["max_score"]
 
 
-def test_a_dying_kernel_costs_only_that_submission(gradebook):
+def test_a_dying_kernel_still_grades_the_answers_defined_before_it_died(gradebook):
     rows, *_ = gradebook
-    assert rows["kernel-dies.ipynb"]["score"] == 0
-    assert any("kernel died" in note for note in rows["kernel-dies.ipynb"]["notes"])
+    row = rows["kernel-dies.ipynb"]
+    assert row["status"] == "kernel died" and row["score"] == row["max_score"]
+    assert any("kernel died while running cell" in note and "which starts `import os`" in note for note in row["notes"])
     assert rows["correct.ipynb"]["status"] == "graded"
+
+
+def test_exit_in_the_last_cell_is_graded_in_full_the_same_every_time(gradebook):
+    rows, *_ = gradebook
+    for name in ("exits.ipynb", "exits-again.ipynb"):
+        row = rows[name]
+        assert (row["status"], row["score"], row["max_score"]) == ("graded", 10, 10), row["output"]
+        assert any("called exit()" in note and "which starts `exit()`" in note for note in row["notes"])
+
+
+def test_input_is_refused_at_once_with_a_clear_note(gradebook):
+    rows, *_ = gradebook
+    row = rows["asks-input.ipynb"]
+    assert any("called input(): reading from stdin is not allowed" in note for note in row["notes"])
+    assert not any("ran past" in note for note in row["notes"])  # it failed at once, not at the cell limit
+    assert row["score"] == row["max_score"]
+
+
+def test_saving_a_figure_or_a_csv_is_not_tampering(gradebook):
+    rows, *_ = gradebook
+    row = rows["saves-figure.ipynb"]
+    assert row["status"] == "graded" and row["flags"] == []
+    assert any("my_results.png" in note and "harmless" in note for note in row["notes"])
+
+
+def test_no_process_a_submission_detached_outlives_the_grader(gradebook):
+    rows, _, _, _, _, marks, finished = gradebook
+    assert rows["detaches.ipynb"]["score"] == rows["double-forks.ipynb"]["score"] == 10
+    survivors = []
+    for process in psutil.process_iter(["cmdline"]):
+        if str(marks) in " ".join(process.info["cmdline"] or []):
+            survivors.append(process)
+    assert survivors == []
+    time.sleep(max(0.0, AFTER + 2 - (time.monotonic() - finished)))
+    assert list(marks.iterdir()) == []
+
+
+def test_a_submission_changed_by_another_during_grading_is_noted(gradebook):
+    rows, *_, run, _, _ = gradebook
+    row = rows["aaa-victim.ipynb"]
+    assert any("changed (sha256" in note and "while the class was being graded" in note for note in row["notes"])
+    assert "warning: class" in run.stderr and "aaa-victim.ipynb changed" in run.stderr
 
 
 def test_unreadable_files_are_reported_not_run(gradebook):
@@ -144,7 +225,7 @@ def test_huge_output_is_cut_and_the_grade_kept(gradebook):
     ("redefines-check", "redefined check"),
     ("patches-packer", "replaced packer.checking.run_check"),
     ("patches-packer", "replaced packer.assemble_context"),
-    ("fake-results", "results files: grades.json"),
+    ("fake-results", "names the grader's files"),
 ])
 def test_tampering_is_flagged_and_graded_with_the_graders_own_checks(gradebook, kind, flag):
     rows, *_ = gradebook
@@ -153,17 +234,20 @@ def test_tampering_is_flagged_and_graded_with_the_graders_own_checks(gradebook, 
     assert row["score"] == row["max_score"]  # the real answers are correct; the tampering changed nothing
 
 
-def test_submissions_are_never_modified(gradebook):
-    _, _, folder, before, _ = gradebook
-    assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()} == before
+def test_submissions_are_never_modified_by_the_grader(gradebook):
+    _, _, folder, before, *_ = gradebook
+    after = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+    assert after.pop("aaa-victim.ipynb") != before.pop("aaa-victim.ipynb")  # the vandal's doing, not the grader's
+    assert after == before
 
 
 def test_csv_has_a_row_per_submission_and_a_column_per_question(gradebook):
     rows, out, folder, *_ = gradebook
     table = list(csv.DictReader((out / "grades.csv").open()))
-    assert [r["submission"] for r in table] == sorted(p.name for p in folder.iterdir())
-    assert {"q1.1", "q1.5", "q2.4", "q4.5", "total", "max", "status", "flags"} <= set(table[0])
-    correct = next(r for r in table if r["submission"] == "correct.ipynb")
+    assert [r["submission"] for r in table] == sorted(f"{folder.name}/{p.name}" for p in folder.iterdir())
+    assert {"learner", "late", "q1.1", "q1.5", "q2.4", "q4.5", "total", "max", "status", "flags"} <= set(table[0])
+    correct = next(r for r in table if r["submission"] == f"{folder.name}/correct.ipynb")
+    assert correct["learner"] == "correct"
     assert (correct["q1.1"], correct["total"], correct["max"]) == ("3", "10", "10")
 
 
@@ -171,21 +255,22 @@ def test_json_records_what_was_graded_with_for_an_audit(gradebook):
     rows, out, folder, *_ = gradebook
     data = json.loads((out / "grades.json").read_text())
     assert data["grader"]["checks_version"] == grade.checks_version()
+    assert rows["correct.ipynb"]["checks_version"] == grade.checks_version()
     assert rows["correct.ipynb"]["sha256"] == hashlib.sha256((folder / "correct.ipynb").read_bytes()).hexdigest()
     assert {"score", "max_score", "output", "tests"} <= set(rows["correct.ipynb"])
 
 
 def test_every_submission_has_a_feedback_report(gradebook):
     rows, out, *_ = gradebook
-    reports = {p.name for p in (out / "feedback").iterdir()}
-    assert reports == {grade.feedback_name(name) for name in rows}
-    text = (out / "feedback" / grade.feedback_name("strict-comparison.ipynb")).read_text()
+    reports = {p.relative_to(out).as_posix() for p in (out / "feedback").rglob("*.md")}
+    assert reports == {grade.feedback_name(row["submission"]) for row in rows.values()}
+    text = (out / grade.feedback_name(rows["strict-comparison.ipynb"]["submission"])).read_text()
     assert "FAILED" in text and "input:" in text
 
 
-def test_progress_is_shown_for_every_submission(gradebook):
-    rows, *_, run = gradebook
-    assert run.stderr.count("] ") >= len(rows)
+def test_progress_is_a_tqdm_bar_that_reaches_the_whole_class(gradebook):
+    rows, *_, run, _, _ = gradebook
+    assert f"{len(rows)}/{len(rows)} [" in run.stderr and "notebook/s" in run.stderr
 
 
 def test_regrading_gives_identical_gradebooks(tmp_path):
@@ -194,7 +279,7 @@ def test_regrading_gives_identical_gradebooks(tmp_path):
     outputs = []
     for attempt in range(2):
         out = tmp_path / f"out{attempt}"
-        assert grade.main([str(tmp_path / "class"), "--out", str(out), "--jobs", "1"]) == 0
+        assert grade.main([str(tmp_path / "class"), "--out", str(out), "--jobs", "2"]) == 0
         outputs.append(((out / "grades.csv").read_bytes(), (out / "grades.json").read_bytes()))
     assert outputs[0] == outputs[1]
 
@@ -207,9 +292,9 @@ def test_a_crash_while_writing_leaves_the_previous_gradebook_whole(tmp_path, mon
 
     def crash(_outcome):
         raise OSError("disk full")
-    monkeypatch.setattr(grade, "to_markdown", crash)
+    monkeypatch.setattr("packer.grading.reports.to_markdown", crash)
     with pytest.raises(OSError):
-        grade.write_reports([outcome], grade.Options(), out)
+        grade.write_gradebook(Gradebook({"a.ipynb": outcome}), grade.Options(), out, None)
     assert (out / "grades.csv").read_text() == "previous gradebook\n"
     assert sorted(p.name for p in out.iterdir()) == ["grades.csv"]
 
@@ -227,8 +312,8 @@ def test_the_lesson_comes_from_metadata_or_the_file_name(tmp_path):
 
 def test_a_notebook_of_no_known_lesson_gets_its_own_status(tmp_path):
     (tmp_path / "homework.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
-    assert grade.main([str(tmp_path), "--out", str(tmp_path / "out")]) == 0
-    row = json.loads((tmp_path / "out" / "grades.json").read_text())["submissions"][0]
+    assert grade.main([str(tmp_path), "--out", str(tmp_path.parent / f"{tmp_path.name}-out")]) == 0
+    row = json.loads((tmp_path.parent / f"{tmp_path.name}-out" / "grades.json").read_text())["submissions"][0]
     assert row["status"] == "unknown lesson" and "which lesson" in row["output"]
 
 

@@ -144,3 +144,45 @@ def test_the_explorer_shows_its_figure_as_one_png(capsys):
     from packer.lab.widgets import png_bytes
     explorer = explore_chunks(EXAMPLE)
     assert png_bytes(explorer.last.figure).startswith(b"\x89PNG")
+
+
+# --- lesson 04 shows both views of a plan: the sum of the sections and the assembled prompt ---------------
+def test_the_planning_table_shows_the_summed_and_the_assembled_estimate_side_by_side():
+    text = plan_view(500, **STATED_SECTION_CHARS).text
+    assert "total          1760     440  sum of the sections" in text
+    assert "assembled      1814     454  the prompt as sent (+54 chars of tags and blank lines)" in text
+    assert text.splitlines()[-2:] == [
+        "budget 500: sum of the sections 440, headroom 60 tokens (12%): fits",
+        "            assembled prompt    454, headroom 46 tokens (9%): fits",
+    ]
+    tight = plan_view(500, **{**STATED_SECTION_CHARS, "context": 880}).text.splitlines()
+    assert tight[-2].endswith("500, headroom 0 tokens (0%): fits")
+    assert tight[-1].endswith("514, headroom -14 tokens (-3%): does not fit")
+
+
+@given(st.fixed_dictionaries({key: st.integers(0, 400) for key in packer.section_budget.SECTION_ORDER}))
+def test_the_assembled_estimate_is_the_estimate_of_the_prompt_build_prompt_makes(sizes):
+    plan = packer.plan_budget(sizes, 500)
+    prompt = packer.build_prompt({key: "x" * chars for key, chars in sizes.items()})
+    assert (plan.assembled_chars, plan.assembled_tokens) == (len(prompt), packer.estimate_tokens(prompt))
+    assert plan.assembled_headroom == 500 - plan.assembled_tokens
+
+
+def test_the_plan_figure_has_a_bar_for_each_view():
+    fig = plot_plan(packer.plan_budget(STATED_SECTION_CHARS, 500))
+    ax = fig.axes[0]
+    assert [tick.get_text() for tick in ax.get_yticklabels()] == ["assembled 454", "summed 440"]
+    assert ax.get_title() == "440 summed, 454 assembled, of 500 tokens"
+
+
+def test_the_check_figure_points_at_the_framing_at_the_default_budget():
+    ax = plot_check(packer.check_sections(FIFO_EXAMPLE), FIFO_EXAMPLE).axes[0]
+    assert [text.get_text() for text in ax.texts] == ["tags and separators: +11 tokens"]
+    tight = plot_check(packer.check_sections(FIFO_EXAMPLE, 88), FIFO_EXAMPLE).axes[0]
+    assert len(tight.texts) == 0, "at a tight budget the slice is wide enough to see without a label"
+
+
+def test_the_sections_view_shows_the_sum_beside_the_assembled_estimate():
+    lines = sections_view(500, **FIFO_EXAMPLE).text.splitlines()
+    assert lines[1:] == ["estimate of the assembled prompt: 88 tokens, headroom 412",
+                         "sum of the section estimates:     77 tokens (tags and separators add 11)"]

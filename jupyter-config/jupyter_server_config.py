@@ -1,0 +1,22 @@
+"""The JupyterLab that `make lab` starts, and the browser tests too: one configuration for both.
+
+`make lab` puts this folder first on JUPYTER_CONFIG_PATH, so Jupyter reads this file and the settings in
+labconfig/default_setting_overrides.json (no news pop-up, every notebook cell kept in the page).
+"""
+
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+c = get_config()  # noqa: F821 (traitlets provides get_config when it loads this file)
+
+# Serve the repository root, so that notebooks/, exercises/ and solutions/ are all reachable and the
+# lessons' `../exercises/...` links open; start on the first lesson.
+c.ServerApp.root_dir = str(HERE.parent)
+c.LabApp.default_url = "/lab/tree/notebooks/00_start_here.ipynb"
+
+# The page Jupyter opens in the browser also puts the file browser at the root (templates/browser-open.html).
+c.ServerApp.extra_template_paths = [str(HERE / "templates")]
+
+# The editable install's metadata folder is not something a learner needs to see.
+c.ContentsManager.hide_globs.append("*.egg-info")

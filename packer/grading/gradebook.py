@@ -1,0 +1,188 @@
+"""The gradebook folder: what it holds, whose it is, and updating it without losing anything.
+
+A gradebook of ours is a folder whose grades.json this grader wrote; it lists every file the grader wrote
+there (`gradebook.files`). The grader writes only those files, deletes only files on that list, and leaves
+everything else (a TA's notes, nbgrader's folders) alone. Grading into an existing gradebook updates it:
+the rows of the submissions graded now are replaced, every other row stays as it was, and the previous
+grades.csv and grades.json are kept in backup/.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import platform
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from packer.grading.outcome import RESULT_FIELDS, Outcome, qid_order
+from packer.grading.running import GRADER_ROOT, Options
+
+FORMAT = 2  # grades.json layout version
+FILE_LIKE = (".csv", ".json", ".md", ".txt", ".xlsx", ".xls", ".html", ".pdf")  # never a gradebook folder's name
+
+
+@dataclass
+class Gradebook:
+    """The rows, where their names are rooted, and what the grader wrote last time."""
+
+    rows: dict[str, Outcome] = field(default_factory=dict)
+    root: Path | None = None  # the folder row names start from (absolute: a copied gradebook still regrades)
+    top: int = 1  # how many leading parts of a row name are the folder given
+    files: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)  # class-wide notes about files changed during a run
+
+
+def checks_version() -> str:
+    """A digest of the grader's packer sources: the same digest means the same checks and references."""
+    digest = hashlib.sha256()
+    package = GRADER_ROOT / "packer"
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def open_gradebook(out: Path) -> Gradebook | None:
+    """The gradebook already in `out` (None when `out` is new or empty); a ValueError, before any grading,
+    when `out` is a file or a non-empty folder that is not a gradebook of ours."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out: {out} is a file; give a folder for grades.csv, grades.json and feedback/")
+    if not out.exists() and out.suffix.lower() in FILE_LIKE:
+        raise ValueError(f"--out: {out} looks like a file name; --out is the folder that will hold grades.csv, "
+                         "grades.json and feedback/")
+    if not out.exists() or not any(out.iterdir()):
+        return None
+    data = _read_ours(out / "grades.json")
+    if data is None:
+        raise ValueError(f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
+                         "or empty folder (nothing in it was changed)")
+    book = data.get("gradebook", {})
+    root = Path(book["root"]) if "root" in book else None
+    rows = {r["submission"]: from_row(r) for r in data["submissions"]} if data.get("format") == FORMAT else {}
+    return Gradebook(rows, root, book.get("top", 1), list(book.get("files", [])), list(book.get("skipped", [])))
+
+
+def _read_ours(path: Path) -> dict | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and "checks_version" in data.get("grader", {}) \
+        and isinstance(data.get("submissions"), list) else None
+
+
+# --- rows as data ---------------------------------------------------------------------------------------------
+def to_row(o: Outcome) -> dict[str, Any]:
+    """One submission in grades.json (fields follow common autograder formats: score, max_score, tests)."""
+    from packer.grading.reports import result_text
+
+    return {
+        "submission": o.name, "learner": o.learner, "late": o.late, "sha256": o.sha256, "lesson": o.lesson,
+        "status": o.status, "score": o.score, "max_score": o.max_score, "flags": o.flags, "notes": o.notes,
+        "output": "\n".join([f"status: {o.status}"] + o.flags + o.notes),
+        "checks_version": o.checks_version, "written": o.written,
+        "tests": [{"name": f"{r['qid']} {r['name']}", "function": r["name"], "qid": r["qid"], "status": r["status"],
+                   "score": r["points"], "max_score": r["max_points"], "output": result_text(r),
+                   **{k: r.get(k) for k in RESULT_FIELDS if k not in ("qid", "name", "status", "points",
+                                                                      "max_points")}} for r in o.results],
+    }
+
+
+def from_row(row: dict[str, Any]) -> Outcome:
+    """The Outcome a grades.json row was written from."""
+    results = [{"qid": t["qid"], "name": t.get("function", t["name"].split(" ", 1)[-1]), "status": t["status"],
+                "points": t["score"], "max_points": t["max_score"],
+                **{k: t.get(k) for k in ("detail", "counterexample", "expected", "actual")}, "tried": t.get("tried", 0)}
+               for t in row.get("tests", [])]
+    return Outcome(row["submission"], "", row.get("sha256", ""), row.get("lesson", ""), row["status"], results,
+                   list(row.get("flags", [])), list(row.get("notes", [])), row.get("learner", ""),
+                   bool(row.get("late", False)), list(row.get("written", [])), row.get("checks_version", ""))
+
+
+def to_csv(outcomes: list[Outcome]) -> str:
+    """One row per submission: learner, late, points per question id, total, max, status and flags."""
+    qids = sorted({r["qid"] for o in outcomes for r in o.results}, key=qid_order)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["submission", "learner", "late", "lesson", "status", *qids, "total", "max", "flags"])
+    for o in outcomes:
+        points = {r["qid"]: r["points"] for r in o.results}
+        writer.writerow([o.name, o.learner, "late" if o.late else "", o.lesson, o.status,
+                         *[points.get(q, "") for q in qids], o.score, o.max_score, "; ".join(o.flags)])
+    return out.getvalue()
+
+
+def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> dict[str, Any]:
+    """The whole gradebook as data, with what it was graded with (for an audit) and what the grader wrote."""
+    import hypothesis
+
+    return {
+        "format": FORMAT,
+        "grader": {"checks_version": checks_version(), "python": platform.python_version(),
+                   "hypothesis": hypothesis.__version__, "cell_timeout": options.cell_timeout,
+                   "notebook_timeout": options.notebook_timeout, "questions": list(options.questions) or "all",
+                   "lesson": options.lesson or "from each notebook"},
+        "gradebook": {"root": str(book.root or ""), "top": book.top,
+                      "files": files, "skipped": book.skipped, "changed_during_grading": book.changed},
+        "submissions": [to_row(o) for o in sorted(book.rows.values(), key=lambda o: o.name)],
+    }
+
+
+# --- writing --------------------------------------------------------------------------------------------------
+def write_gradebook(book: Gradebook, options: Options, out: Path, previous: Gradebook | None) -> list[str]:
+    """Write every file of the gradebook into `out`; returns the files written. Each file is replaced whole;
+    everything is prepared before the first file is replaced, grades.csv is replaced last, and files the
+    grader did not write are never touched."""
+    from packer.grading.reports import gradebook_files
+
+    out.mkdir(parents=True, exist_ok=True)
+    outcomes = sorted(book.rows.values(), key=lambda o: o.name)
+    files: dict[str, bytes] = dict(gradebook_files(outcomes))
+    files["grades.csv"] = to_csv(outcomes).encode("utf-8")
+    if previous is not None:
+        for name in ("grades.json", "grades.csv"):
+            if (out / name).is_file():
+                files[f"backup/{name}"] = (out / name).read_bytes()
+    names = sorted(set(files) | {"grades.json"})
+    files["grades.json"] = (json.dumps(to_json(book, options, out, names), indent=2, ensure_ascii=False)
+                            + "\n").encode("utf-8")
+    ours = set(previous.files if previous else []) | {"grades.json", "grades.csv"}
+    for name in files:
+        _safe(out, name)
+        if name not in ours and (out / name).exists():
+            raise ValueError(f"--out: {out / name} exists and was not written by this grader; nothing was changed")
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for name, data in files.items():
+            target = out / name
+            if target.is_file() and target.read_bytes() == data:
+                continue  # unchanged: leave the file (and its time stamp) alone
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            temporary.write_bytes(data)
+            staged.append((temporary, target))
+    except BaseException:
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
+        raise
+    staged.sort(key=lambda pair: pair[1].name == "grades.csv")  # the CSV last: it is what most people open
+    for temporary, target in staged:
+        os.replace(temporary, target)
+    for name in sorted(set(previous.files if previous else []) - set(names)):  # ours, and no longer produced
+        if _safe(out, name, strict=False) and (out / name).is_file():
+            (out / name).unlink()
+    return names
+
+
+def _safe(out: Path, name: str, strict: bool = True) -> bool:
+    """True when `name` stays inside `out` (a ValueError, when strict, otherwise)."""
+    parts = PurePosixPath(name).parts
+    ok = bool(parts) and not name.startswith("/") and ".." not in parts
+    if not ok and strict:
+        raise ValueError(f"refusing to write outside the gradebook: {name}")
+    return ok

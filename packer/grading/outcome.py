@@ -1,0 +1,54 @@
+"""What the grader learned about one submission: the gradebook row, as data that survives a regrade."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+NOT_GRADED = "not graded"  # a question grading never reached (the notebook stopped), unlike "not attempted"
+RESULT_FIELDS = ("qid", "name", "status", "points", "max_points", "detail", "counterexample", "expected",
+                 "actual", "tried")
+
+
+@dataclass
+class Outcome:
+    """One gradebook row: who, what was graded, the results per question, and what was noticed."""
+
+    name: str
+    path: str
+    sha256: str
+    lesson: str
+    status: str
+    results: list[dict] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    learner: str = ""
+    late: bool = False
+    written: list[dict] = field(default_factory=list)  # open written answers: {"question", "answer"}
+    checks_version: str = ""
+
+    @property
+    def score(self) -> int:
+        """Points earned."""
+        return sum(r["points"] for r in self.results)
+
+    @property
+    def max_score(self) -> int:
+        """Points available."""
+        return sum(r["max_points"] for r in self.results)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data (for a worker's reply)."""
+        return asdict(self)
+
+
+def not_graded(question: Any, why: str) -> dict:
+    """The result of a question grading never reached, with the reason."""
+    return {"qid": question.qid, "name": question.name, "status": NOT_GRADED, "points": 0,
+            "max_points": question.points, "detail": f"not graded: {why}", "counterexample": None,
+            "expected": None, "actual": None, "tried": 0}
+
+
+def qid_order(qid: str) -> tuple[int, ...]:
+    """Sort key for question ids: q1.10 after q1.9."""
+    return tuple(int(n) for n in qid[1:].split("."))

@@ -1,0 +1,181 @@
+"""Grading a class `--jobs` at a time, streaming: each worker is handed the next submission when it is free.
+
+The grader process holds only the list of submissions found and each finished row; a worker reads, hashes
+and parses one notebook at a time (saved outputs dropped), so memory is bounded by the number of jobs, not
+by the class. Workers talk to the grader over one pipe each (no queue threads that could hang at exit),
+start their next kernel while the current notebook runs, and on SIGTERM kill their kernels' process trees
+and exit at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import multiprocessing.connection
+import os
+import resource
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from packer.grading.kernels import KERNEL_TOKEN, RUN_TOKEN, become_subreaper, kill_processes, start_kernel, \
+    stop_kernel, tokened, tree
+from packer.grading.outcome import Outcome
+from packer.grading.running import Options, error_outcome, grade_submission
+from packer.grading.submissions import Submission
+
+
+def peak_memory_mb() -> float:
+    """This process's peak resident memory so far, in MB. On Linux from /proc (getrusage's figure also
+    counts the parent this process was forked from before it started Python)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
+
+
+# --- the worker side ---------------------------------------------------------------------------------------
+def _worker(conn: Any, options: Options) -> None:
+    """Grade each submission the grader sends until it sends None; reply with the row (and peak memory)."""
+    signal.signal(signal.SIGINT, lambda *_: None)  # Ctrl-C is the grader's to handle; it will SIGTERM us
+    signal.signal(signal.SIGTERM, _die)
+    become_subreaper()
+    asyncio.run(_worker_loop(conn, options))
+
+
+def _die(*_: Any) -> None:
+    """Stop now: kill every kernel this worker started (and what they started), then exit."""
+    me = os.getpid()
+    kill_processes({p for child in tree(me) if child.pid != me for p in tree(child.pid)})
+    os._exit(143)
+
+
+async def _worker_loop(conn: Any, options: Options) -> None:
+    loop = asyncio.get_running_loop()
+    warm: asyncio.Task | None = None
+
+    async def take_kernel():
+        nonlocal warm
+        if warm is None:
+            warm = asyncio.create_task(start_kernel(options.run_dir, options.run_token))
+        current, warm = warm, None
+        try:
+            kernel = await current
+        finally:
+            warm = asyncio.create_task(start_kernel(options.run_dir, options.run_token))
+        return kernel
+
+    readable = asyncio.Event()
+    loop.add_reader(conn.fileno(), readable.set)
+    try:
+        while True:
+            while not conn.poll():
+                readable.clear()
+                await readable.wait()
+            submission = conn.recv()
+            if submission is None:
+                break
+            try:
+                outcome = await grade_submission(submission, options, take_kernel)
+            except Exception as error:  # never lose the row, whatever went wrong
+                outcome = error_outcome(submission, error)
+            conn.send((outcome.as_dict(), peak_memory_mb()))
+    finally:
+        loop.remove_reader(conn.fileno())
+        if warm is not None:
+            try:
+                await stop_kernel(await warm)
+            except Exception:
+                pass
+
+
+# --- the grader side ---------------------------------------------------------------------------------------
+@dataclass
+class Worker:
+    process: Any
+    conn: Any
+    busy: Submission | None = None
+
+
+class Pool:
+    """`jobs` worker processes, each handed one submission at a time."""
+
+    def __init__(self, jobs: int, options: Options):
+        self.options = options
+        self.context = multiprocessing.get_context("spawn")
+        self.workers = [self._start() for _ in range(jobs)]
+        self.worker_peak_mb = 0.0
+
+    def _start(self) -> Worker:
+        parent, child = self.context.Pipe()
+        process = self.context.Process(target=_worker, args=(child, self.options), daemon=True)
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:  # born ignoring Ctrl-C, so one that comes while it starts up prints no traceback
+            process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+        child.close()
+        return Worker(process, parent)
+
+    def grade(self, submissions: Iterable[Submission], on_outcome: Callable[[Outcome], None]) -> None:
+        """Grade every submission, calling on_outcome with each row as it comes."""
+        todo = iter(submissions)
+        for worker in self.workers:
+            self._hand_out(worker, todo)
+        while any(w.busy for w in self.workers):
+            busy = [w for w in self.workers if w.busy]
+            ready = multiprocessing.connection.wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+            for worker in busy:
+                if worker.conn in ready or worker.process.sentinel in ready:
+                    on_outcome(self._receive(worker))
+                    if not worker.process.is_alive():
+                        self.workers[self.workers.index(worker)] = worker = self._start()
+                    self._hand_out(worker, todo)
+
+    def _hand_out(self, worker: Worker, todo: Any) -> None:
+        worker.busy = next(todo, None)
+        if worker.busy is not None:
+            worker.conn.send(worker.busy)
+
+    def _receive(self, worker: Worker) -> Outcome:
+        submission, worker.busy = worker.busy, None
+        try:
+            row, peak = worker.conn.recv()
+            self.worker_peak_mb = max(self.worker_peak_mb, peak)
+            return Outcome(**row)
+        except (EOFError, OSError):  # the worker process itself died (killed, out of memory)
+            worker.process.join(1)
+            return error_outcome(submission, RuntimeError(
+                f"the grading worker exited (exit code {worker.process.exitcode}) while grading this submission"))
+
+    def close(self, interrupted: bool = False) -> None:
+        """Stop every worker: ask nicely after a normal run, SIGTERM at once after an interrupt; then make
+        sure nothing of this run is left running."""
+        for worker in self.workers:
+            if not interrupted and worker.process.is_alive():
+                try:
+                    worker.conn.send(None)
+                except OSError:
+                    pass
+        for worker in self.workers:
+            if interrupted:
+                worker.process.terminate()
+            worker.process.join(3 if interrupted else 30)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(3)
+            worker.conn.close()
+        kill_processes(tokened(RUN_TOKEN, self.options.run_token))
+
+
+__all__ = ["Pool", "peak_memory_mb", "KERNEL_TOKEN"]

@@ -1,0 +1,404 @@
+"""Grading one submission: run its cells in a fresh kernel, then the grader's own checks in that kernel.
+
+When the notebook stops early (a kernel that died, a cell that ignored the interrupt, the notebook's time
+running out), the answers defined by the cells that did run are still graded: if the kernel is gone, a
+fresh one re-runs those cells first. The same notebook gets the same grade on every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import math
+import os
+import re
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from packer.grading.kernels import Kernel, stop_kernel
+from packer.grading.outcome import NOT_GRADED, Outcome, not_graded
+from packer.grading.submissions import Submission, digest, parse_stripped, read_bytes
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+GRADER_ROOT = PACKAGE_DIR.parent.parent  # the folder that holds packer/: the kernel loads its fresh copy from here
+KERNEL_SOURCE = (PACKAGE_DIR / "kernel_side.py").read_text(encoding="utf-8")
+# Functions the checks rely on that live outside packer: their code is compared inside each kernel.
+FINGERPRINTED = ("hypothesis.find", "copy.deepcopy", "json.dumps", "builtins.open", "builtins.isinstance",
+                 "builtins.type", "builtins.repr", "sys.setprofile", "hashlib.sha256")
+OUTPUT_LIMIT = 100_000  # characters of output kept per cell; the rest is dropped and noted
+STATIC_TAMPERING = (
+    (re.compile(r"^\s*def\s+check\s*\(|^\s*check\s*=[^=]", re.M), "the notebook defines its own check"),
+    (re.compile(r"\bpacker(\.\w+)+\s*=[^=]|setattr\(\s*packer\b", re.M), "the notebook assigns to the packer module"),
+    (re.compile(r"\bsys\.modules\b"), "the notebook reaches into sys.modules"),
+    (re.compile(r"grades\.(csv|json)|PACKER_CHECKS_DEFERRED|_workbook_grade"), "the notebook names the grader's files or hooks"),
+)
+OPEN_QUESTION = re.compile(r"^#+\s*Open question", re.I)
+ANSWER_PLACEHOLDER = "*Write your answer here.*"
+TakeKernel = Callable[[], Awaitable[Kernel]]
+
+
+@dataclass(frozen=True)
+class Options:
+    """How each submission is run."""
+
+    cell_timeout: float = 10.0
+    notebook_timeout: float = 60.0
+    questions: tuple[str, ...] = ()
+    lesson: str = ""  # for every notebook that does not record its own
+    run_dir: str = ""  # the grading run's temporary folder (kernels, connection files, results)
+    run_token: str = ""
+
+
+# --- reading a notebook ---------------------------------------------------------------------------------------
+def lessons() -> dict[str, str]:
+    """Lesson number ('01') -> slug ('01_assemble_context'), from the grader's own solutions."""
+    return {p.stem[:2]: p.stem for p in sorted((GRADER_ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))}
+
+
+def lesson_of(notebook: nbformat.NotebookNode, path: str) -> str:
+    """The lesson slug: from the exercise's metadata, else a lesson number in the file name
+    (`01_…`, `alice-03_…`), else the question ids its check cells name; "" when none of these tells."""
+    lesson = notebook.get("metadata", {}).get("workbook", {}).get("lesson", "")
+    slugs = lessons()
+    if lesson in slugs.values():
+        return lesson
+    lesson = lesson_from_name(path)
+    if lesson:
+        return lesson
+    source = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    numbers = {f"{int(n):02d}" for n in re.findall(r"check\(\s*[\"']q(\d+)\.\d+", source)}
+    return slugs[numbers.pop()] if len(numbers) == 1 and next(iter(numbers)) in slugs else ""
+
+
+def lesson_from_name(path: str) -> str:
+    """The lesson a file name points at (`01_…`, `alice-03_…`), or ""."""
+    match = re.search(r"(?:^|[^0-9])(\d\d)_", Path(path).name)
+    return lessons().get(match.group(1), "") if match else ""
+
+
+def static_flags(notebook: nbformat.NotebookNode) -> list[str]:
+    """Tampering visible in the source of the code cells."""
+    source = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    return [message for pattern, message in STATIC_TAMPERING if pattern.search(source)]
+
+
+def question_near(notebook: nbformat.NotebookNode, index: int) -> str:
+    """The question a cell belongs to: its own check call, or the nearest question heading above it."""
+    for cell in reversed(notebook.cells[: index + 1]):
+        match = re.search(r"check\(\s*[\"'](q\d+\.\d+)|^###\s*(q\d+\.\d+)", cell.source, re.M)
+        if match:
+            return match.group(1) or match.group(2)
+    return "before the first question"
+
+
+def describe_cell(notebook: nbformat.NotebookNode, index: int) -> str:
+    """A cell as the learner sees it: counted from 1 among all cells, its question, its first line."""
+    lines = [line for line in notebook.cells[index].source.splitlines() if line.strip()]
+    first = lines[0].strip() if lines else ""
+    first = first if len(first) <= 60 else first[:57] + "..."
+    return f"cell {index + 1} of {len(notebook.cells)} ({question_near(notebook, index)}), which starts `{first}`"
+
+
+def written_answers(notebook: nbformat.NotebookNode) -> list[dict]:
+    """The learner's open written answers: what follows each 'Open question' heading, up to the next heading."""
+    answers = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "markdown" or not OPEN_QUESTION.match(cell.source.strip()):
+            continue
+        prompt = " ".join(cell.source.strip().split("\n\n", 1)[-1].split())
+        text = []
+        for later in notebook.cells[index + 1:]:
+            if later.cell_type != "markdown" or later.source.lstrip().startswith("#"):
+                break
+            text.append(later.source.strip())
+        answer = "\n\n".join(t for t in text if t and t != ANSWER_PLACEHOLDER)
+        answers.append({"question": prompt[:300], "answer": answer[:20_000]})
+    return answers
+
+
+# --- running cells ------------------------------------------------------------------------------------------
+def _client_class() -> type:
+    """A NotebookClient that keeps at most OUTPUT_LIMIT characters of output per cell and records timeouts."""
+    from nbclient import NotebookClient
+
+    class BoundedClient(NotebookClient):
+        def __init__(self, *args: Any, **kwargs: Any):
+            super().__init__(*args, **kwargs)
+            self.timed_out: list[int] = []
+            self.truncated: set[int] = set()
+            self._kept: dict[int, int] = {}
+
+        def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> Any:
+            size = len(json.dumps(msg.get("content", {}), default=str))
+            kept = self._kept.get(cell_index, 0)
+            if kept + size > OUTPUT_LIMIT:
+                self.truncated.add(cell_index)
+                return None
+            self._kept[cell_index] = kept + size
+            return super().output(outs, msg, display_id, cell_index)
+
+        async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
+            self.timed_out.append(self._current_index)
+            return await super()._async_handle_timeout(timeout, cell)
+
+    return BoundedClient
+
+
+def _client(notebook: nbformat.NotebookNode, kernel: Kernel) -> Any:
+    client = _client_class()(notebook, km=kernel.km, allow_errors=True, interrupt_on_timeout=True,
+                             record_timing=False, iopub_timeout=5, store_widget_state=False)
+    client.kc = kernel.kc
+    return client
+
+
+async def _run_cell(client: Any, cell: Any, index: int, timeout: float) -> str:
+    """Execute one cell. Returns '' when it finished, 'interrupted' when it ran out of time and the
+    interrupt stopped it (the kernel can go on), 'timeout' when even that failed, or 'kernel died'."""
+    from nbclient.exceptions import DeadKernelError
+
+    if index == len(client.nb.cells):  # one of the grader's own cells, run after the notebook's
+        client.nb.cells.append(cell)
+    client.timeout = max(1, math.ceil(timeout))
+    client._current_index = index
+    try:
+        await asyncio.wait_for(client.async_execute_cell(cell, index), timeout=client.timeout + 10)
+    except DeadKernelError:  # the client stopped hearing it: dead, or alive but not answering any more
+        return "timeout" if await client.km.is_alive() else "kernel died"
+    except asyncio.TimeoutError:  # the interrupt did not stop it (e.g. it caught KeyboardInterrupt)
+        return "timeout"
+    if not await client.km.is_alive():
+        return "kernel died"
+    return "interrupted" if index in client.timed_out else ""
+
+
+@dataclass
+class Run:
+    """How far a notebook got: the state it ended in ('' = every cell ran) and the cell it stopped at."""
+
+    state: str = ""
+    stopped_at: int | None = None  # index of the cell that stopped the run (or that the time limit reached)
+    why: str = ""  # the reason, as the learner reads it
+
+
+async def run_cells(notebook: nbformat.NotebookNode, kernel: Kernel, options: Options, notes: list[str],
+                    upto: int | None = None) -> tuple[Run, Any]:
+    """Run the notebook's code cells (those before `upto`, when given) with the cell and notebook limits."""
+    client = _client(notebook, kernel)
+    deadline = time.monotonic() + options.notebook_timeout
+    run = Run()
+    for index, cell in enumerate(notebook.cells[:upto]):
+        if cell.cell_type != "code":
+            continue
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            run = Run("timeout", index, f"the notebook ran past its {options.notebook_timeout:g} s notebook limit "
+                                        f"(--notebook-timeout) before {describe_cell(notebook, index)}")
+            notes.append(f"{run.why}; that cell and the ones after it did not run")
+            break
+        cell_limit = min(options.cell_timeout, remaining)
+        which = "cell" if cell_limit == options.cell_timeout else "notebook"
+        state = await _run_cell(client, cell, index, cell_limit)
+        if state == "kernel died":
+            run = Run(state, index, f"the kernel died while running {describe_cell(notebook, index)}")
+            notes.append(run.why)
+            break
+        if state in ("interrupted", "timeout"):
+            limit = (f"the {options.cell_timeout:g} s cell limit (--timeout)" if which == "cell" else
+                     f"the {options.notebook_timeout:g} s notebook limit (--notebook-timeout)")
+            why = f"{describe_cell(notebook, index)} ran past {limit} and was stopped"
+            if state == "timeout" or which == "notebook":
+                run = Run("timeout", index, why + ("" if state == "interrupted" else
+                                                   " (it ignored the interrupt, so nothing more could run)"))
+                notes.append(run.why)
+                break
+            notes.append(why)
+            run.state = "interrupted"  # the interrupt stopped it: the rest of the notebook goes on
+    return run, client
+
+
+async def _run_checks(client: Any, wanted: list, options: Options) -> tuple[dict, list, str, list[str]]:
+    """Load the grader's checks in the kernel, check each question, and read back the results file.
+
+    Returns (results by qid, tampering flags, '' or the state that stopped it, qids whose check timed out)."""
+    timed_out: list[str] = []
+    private = os.path.join(options.run_dir, "results", os.urandom(8).hex())
+    os.makedirs(private, mode=0o700)
+    results_path = os.path.join(private, f"{os.urandom(8).hex()}.jsonl")
+    setup = nbformat.v4.new_code_cell(
+        KERNEL_SOURCE + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {_fingerprints()!r})")
+    try:
+        state = await _run_cell(client, setup, len(client.nb.cells), 60)
+        state = "timeout" if state == "interrupted" else state
+        for question in wanted if not state else []:
+            cell = nbformat.v4.new_code_cell(f"_workbook_grade_question({question.qid!r})")
+            state = await _run_cell(client, cell, len(client.nb.cells), options.cell_timeout)
+            if state in ("interrupted", "timeout"):  # this question scores 0; the others may still count
+                timed_out.append(question.qid)
+            if state not in ("", "interrupted"):
+                break
+            state = ""
+        lines = Path(results_path).read_text(encoding="utf-8").splitlines() if os.path.exists(results_path) else []
+    finally:
+        import shutil
+
+        shutil.rmtree(private, ignore_errors=True)
+    if not lines:
+        return {}, ["the grader's checks could not run in this notebook's kernel"], state, timed_out
+    records = [json.loads(line) for line in lines]
+    return {r["qid"]: r for r in records[1:]}, records[0]["flags"], state, timed_out
+
+
+@functools.lru_cache(maxsize=None)
+def _fingerprints() -> dict[str, str]:
+    """The code digests the kernel will compute for FINGERPRINTED, taken in the grader's own clean process."""
+    from packer.checking import code_key
+
+    namespace: dict[str, Any] = {}
+    exec(compile(KERNEL_SOURCE, "kernel_side.py", "exec"), namespace)
+    return {name: namespace["_workbook_fingerprint"](name, code_key) for name in FINGERPRINTED}
+
+
+def _cell_errors(notebook: nbformat.NotebookNode, upto: int | None = None) -> list[str]:
+    """One note per cell that raised, naming the cell, its question and the exception."""
+    notes = []
+    for index, cell in enumerate(notebook.cells[:upto]):
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            if out.get("output_type") != "error" or out.get("ename") == "KeyboardInterrupt":
+                continue
+            if out.get("ename") == "SystemExit":
+                notes.append(f"{describe_cell(notebook, index)} called exit(): while grading that stops only the "
+                             "cell, and every answer is still graded")
+            elif out.get("ename") == "StdinNotImplementedError":
+                notes.append(f"{describe_cell(notebook, index)} called input(): reading from stdin is not allowed "
+                             "while grading, so the call failed at once")
+            else:
+                notes.append(f"{describe_cell(notebook, index)} raised "
+                             f"{out.get('ename')}: {str(out.get('evalue', ''))[:200]}")
+    return notes
+
+
+# --- one submission, start to end ---------------------------------------------------------------------------
+def problem_outcome(submission: Submission, status: str, note: str, sha256: str = "", lesson: str = "") -> Outcome:
+    """The row of a submission that could not be run."""
+    return Outcome(submission.name, submission.path, sha256, lesson, status, notes=[note],
+                   learner=submission.learner, late=submission.late)
+
+
+def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbformat.NotebookNode | None, str]:
+    """Read, hash and parse a submission (outputs stripped). Returns (problem row or None, notebook, sha256)."""
+    if submission.problem:
+        sha256 = digest(submission) if not submission.member and os.path.isfile(submission.path) else ""
+        return problem_outcome(submission, "unreadable", submission.problem, sha256,
+                               options.lesson or lesson_from_name(submission.name)), None, sha256
+    try:
+        data = read_bytes(submission)
+    except (OSError, KeyError) as error:
+        return problem_outcome(submission, "unreadable", f"cannot read the file: {error}",
+                               lesson=options.lesson or lesson_from_name(submission.name)), None, ""
+    import hashlib
+
+    sha256 = hashlib.sha256(data).hexdigest()
+    try:
+        notebook = parse_stripped(data)
+    except Exception as error:  # not JSON, not UTF-8, not a notebook: all the same to the gradebook
+        del data
+        return problem_outcome(submission, "unreadable", f"not a readable notebook: {type(error).__name__}: "
+                               f"{(str(error).splitlines() or [''])[0][:200]}", sha256,
+                               options.lesson or lesson_from_name(submission.name)), None, sha256
+    del data
+    return None, notebook, sha256
+
+
+async def grade_submission(submission: Submission, options: Options, take_kernel: TakeKernel) -> Outcome:
+    """Grade one submission from its file to its row; whatever happens, a row comes back."""
+    problem, notebook, sha256 = load(submission, options)
+    if problem:
+        return problem
+    from packer.checking import NOT_ATTEMPTED, questions
+
+    own = lesson_of(notebook, submission.name)
+    lesson = options.lesson or own
+    outcome = Outcome(submission.name, submission.path, sha256, lesson, "graded", flags=static_flags(notebook),
+                      learner=submission.learner, late=submission.late, written=written_answers(notebook))
+    if not lesson:
+        outcome.status = "unknown lesson"
+        outcome.notes.append("cannot tell which lesson this notebook belongs to (give --lesson to say)")
+        return outcome
+    if own and own != lesson:
+        outcome.notes.append(f"the notebook says it is lesson {own}; graded as {lesson} (--lesson)")
+    kernel = await take_kernel()
+    try:
+        run, client = await run_cells(notebook, kernel, options, outcome.notes)
+        stopped = run.state in ("kernel died", "timeout")
+        if run.state == "kernel died" or (run.state == "timeout" and "ignored the interrupt" in run.why):
+            # The kernel is gone or stuck: re-run, in a fresh kernel, the cells that ran before the stop.
+            await stop_kernel(kernel)
+            kernel = await take_kernel()
+            replay, client = await run_cells(notebook, kernel, options, [], upto=run.stopped_at)
+            if replay.state in ("kernel died", "timeout"):
+                outcome.notes.append("re-running the cells before it in a fresh kernel failed too: " + replay.why)
+                client = None
+            else:
+                outcome.notes.append(f"the answers defined before cell {run.stopped_at + 1} were graded "
+                                     "(the cells before it were re-run in a fresh kernel)")
+        for index in sorted(getattr(client, "truncated", ())):
+            outcome.notes.append(f"cell {index + 1} printed more than {OUTPUT_LIMIT:,} characters; "
+                                 "the rest was dropped")
+        outcome.notes += _cell_errors(notebook, run.stopped_at if stopped else None)
+        wanted = [q for q in questions(lesson) if not options.questions or q.qid in options.questions]
+        results: dict[str, dict] = {}
+        checks_state, slow = "", []
+        if client is not None:
+            results, flags, checks_state, slow = await _run_checks(client, wanted, options)
+            outcome.flags += flags
+            if checks_state == "kernel died":
+                outcome.notes.append("the kernel died while the grader's checks ran, after the notebook's last "
+                                     "cell; the questions not checked by then are not graded")
+            for qid in slow:
+                outcome.notes.append(f"checking {qid} ran past the {options.cell_timeout:g} s cell limit and was "
+                                     "stopped (does the answer loop forever on some input?)")
+        stop_why = run.why if stopped else ""
+        for question in wanted:
+            result = results.get(question.qid)
+            if result is None and question.qid in slow:
+                result = {**not_graded(question, ""), "status": "failed",
+                          "detail": f"checking stopped after {options.cell_timeout:g} s"}
+            elif result is None:
+                result = not_graded(question, stop_why or (f"the grader's checks stopped ({checks_state})"
+                                                           if checks_state else "the grader's checks did not run"))
+            elif result["status"] == NOT_ATTEMPTED and stop_why:
+                result = not_graded(question, f"{stop_why}; {question.name} was not defined by the cells that ran")
+            outcome.results.append(result)
+        if stopped:
+            outcome.status = run.state
+        elif run.state == "interrupted" or slow:
+            outcome.status = "timeout"
+        if checks_state and checks_state != "interrupted":
+            outcome.status = checks_state
+        written = sorted(p.name for p in Path(kernel.cwd).iterdir()) if os.path.isdir(kernel.cwd) else []
+        if written:
+            outcome.notes.append(f"the notebook wrote files in its own working folder (harmless): {', '.join(written)}")
+    finally:
+        await stop_kernel(kernel)
+    if outcome.status == "graded" and outcome.flags:
+        outcome.status = "flagged"
+    if outcome.status == "graded" and all(r["status"] == NOT_ATTEMPTED for r in outcome.results):
+        outcome.status = "no answers"
+    return outcome
+
+
+def error_outcome(submission: Submission, error: BaseException) -> Outcome:
+    """The row of a submission the grader itself failed on (never lose the row)."""
+    where = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
+    at = f" (at {Path(where.filename).name}:{where.lineno})" if where else ""
+    return problem_outcome(submission, "grader error", f"{type(error).__name__}: {error}{at}")
+
+
+__all__ = ["Options", "grade_submission", "error_outcome", "lesson_of", "NOT_GRADED"]

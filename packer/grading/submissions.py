@@ -1,0 +1,195 @@
+"""Finding a class's submissions on disk: which files are notebooks, whose they are, and reading one.
+
+Course tools lay submissions out in their own ways; every notebook found gets a row, every other file is
+listed as skipped (never silently dropped), and Mac/Jupyter litter (`__MACOSX/`, `._*`, checkpoints) is
+ignored. A zip archive is opened in place: each notebook inside it is a submission of the learner the
+archive is named after. Rows are named from the folder given, its own name included
+(`submissions/alice/ex.ipynb`), so a learner's name survives even when one folder or file is graded alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+NOTEBOOK_SUFFIXES = (".ipynb", ".ipynb.json")  # compared case-blind: `.IPYNB` counts
+LITTER_DIRS = {"__macosx", ".ipynb_checkpoints", "__pycache__", ".git"}
+LITTER_FILES = {".ds_store", "thumbs.db", "desktop.ini", "timestamp.txt"}  # timestamp.txt: nbgrader's own
+NBGRADER_FOLDERS = ("submitted", "autograded")
+MOODLE = re.compile(r"^(?P<learner>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?$", re.I)
+CANVAS = re.compile(r"^(?P<learner>[a-z0-9-]+?)(?P<late>_late)?_(?P<id>\d+)_(?P<sub>\d+)_.+$", re.I)
+
+
+@dataclass
+class Submission:
+    """One notebook to grade (or one file that claims to be a submission), as found on disk."""
+
+    name: str  # the row's name: a path from the folder given, `archive.zip/inner.ipynb` inside a zip
+    path: str  # the file on disk (the archive, for a notebook inside a zip)
+    member: str = ""  # the notebook's path inside the archive
+    learner: str = ""
+    late: bool = False
+    problem: str = ""  # why it cannot be run, known before reading it ("" when none)
+
+
+def is_notebook_name(name: str) -> bool:
+    """True for `x.ipynb`, `x.IPYNB`, `x.ipynb.json` and the like."""
+    return name.lower().endswith(NOTEBOOK_SUFFIXES)
+
+
+def is_litter(parts: tuple[str, ...]) -> bool:
+    """Files a Mac, Jupyter or nbgrader leaves beside the work: never a submission, never worth a warning."""
+    return any(p.lower() in LITTER_DIRS for p in parts[:-1]) or parts[-1].startswith("._") \
+        or parts[-1].lower() in LITTER_FILES
+
+
+def check_paths(paths: list[str]) -> list[Path]:
+    """Each path as an absolute Path; a ValueError naming the first one that does not exist."""
+    checked = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise ValueError(f"submissions: {raw} does not exist")
+        checked.append(path.resolve())
+    return checked
+
+
+def naming_root(paths: list[Path]) -> tuple[Path, int]:
+    """The folder rows are named from, and how many leading parts of a row name are the folder given:
+    above the one folder given (so its name stays in every row: 1), or the common folder of several (0)."""
+    anchors = sorted({p if p.is_dir() else p.parent for p in paths})
+    common = Path(os.path.commonpath(anchors))
+    return (common.parent, 1) if len(anchors) == 1 else (common, 0)
+
+
+def find_submissions(paths: list[Path], root: Path, top: int) -> tuple[list[Submission], list[str]]:
+    """Every submission under the given paths, named from `root`; and every file skipped, with why."""
+    found: dict[str, Submission] = {}
+    skipped: list[str] = []
+    for path in paths:
+        files = [path] if path.is_file() else sorted(_walk(path))
+        for file in files:
+            name = file.relative_to(root).as_posix()
+            if file != path and is_litter(tuple(PurePosixPath(name).parts)):
+                continue
+            if file.name.lower().endswith(".zip"):
+                for submission in _archive(file, name, skipped):
+                    found[submission.name] = submission
+            elif is_notebook_name(file.name) or file == path:  # a file named on the command line is graded
+                found[name] = Submission(name, str(file))
+            else:
+                skipped.append(f"{name}: not a notebook (.ipynb, .ipynb.json) or a .zip")
+    submissions = sorted(found.values(), key=lambda s: s.name)
+    for submission in submissions:
+        submission.learner, submission.late = learner_of(submission.name, top, alone=len(submissions) == 1)
+    return submissions, skipped
+
+
+def _walk(folder: Path):
+    """Files under a folder, without descending into litter folders."""
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d.lower() not in LITTER_DIRS)
+        for file in files:
+            yield Path(here) / file
+
+
+def _archive(file: Path, name: str, skipped: list[str]) -> list[Submission]:
+    """The notebooks inside a zip, each named `name/member`; a row with the problem when there are none."""
+    try:
+        with zipfile.ZipFile(file) as archive:
+            members = [m for m in archive.infolist() if not m.is_dir()]
+    except (zipfile.BadZipFile, OSError) as error:
+        return [Submission(name, str(file), problem=f"not a readable zip archive: {error}")]
+    found = []
+    for member in members:
+        parts = tuple(PurePosixPath(member.filename).parts)
+        if not parts or is_litter(parts):
+            continue
+        if member.filename.startswith("/") or ".." in parts:
+            skipped.append(f"{name}/{member.filename}: unsafe path inside the archive")
+        elif is_notebook_name(parts[-1]):
+            found.append(Submission(f"{name}/{member.filename}", str(file), member=member.filename))
+        else:
+            skipped.append(f"{name}/{member.filename}: not a notebook (inside the archive; archives are not "
+                           "opened inside archives)" if parts[-1].lower().endswith(".zip") else
+                           f"{name}/{member.filename}: not a notebook (inside the archive)")
+    return found or [Submission(name, str(file), problem="the archive holds no notebook")]
+
+
+def learner_of(name: str, top: int = 1, alone: bool = False) -> tuple[str, bool]:
+    """(learner, late) from a row name, by the layout of the tool that made it: nbgrader
+    `submitted/<id>/<assignment>/`, Moodle `Name_12345_assignsubmission_file_/`, Canvas
+    `name_LATE_12345_67890_file`; else the first folder (or archive) below the folder given, else the file."""
+    parts = PurePosixPath(name).parts
+    for index, part in enumerate(parts[:-2]):
+        if part.lower() in NBGRADER_FOLDERS and len(parts) - index >= 4:
+            return parts[index + 1], False
+    for part in parts[:-1]:
+        match = MOODLE.match(part)
+        if match:
+            return match.group("learner"), False
+    for part in parts:
+        match = CANVAS.match(part)
+        if match:
+            return match.group("learner"), bool(match.group("late"))
+    rest = parts[top:]
+    if len(rest) >= 2:
+        return _stem(rest[0]), False
+    if alone and top and len(parts) >= 2:  # the only notebook in the folder given: the folder is the learner's
+        return parts[0], False
+    return _stem(parts[-1]), False
+
+
+def _stem(name: str) -> str:
+    lower = name.lower()
+    for suffix in (*NOTEBOOK_SUFFIXES, ".zip"):
+        if lower.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def read_bytes(submission: Submission) -> bytes:
+    """The submitted file's bytes (from inside its archive for a zipped notebook)."""
+    if submission.member:
+        with zipfile.ZipFile(submission.path) as archive:
+            return archive.read(submission.member)
+    return Path(submission.path).read_bytes()
+
+
+def digest(submission: Submission) -> str:
+    """The sha256 of the submitted file, read in blocks (memory stays small whatever its size)."""
+    sha = hashlib.sha256()
+    if submission.member:
+        with zipfile.ZipFile(submission.path) as archive, archive.open(submission.member) as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                sha.update(block)
+        return sha.hexdigest()
+    with open(submission.path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
+def parse_stripped(data: bytes):
+    """The notebook in `data` with every saved output and attachment dropped (they are never graded),
+    validated; raises on anything that is not a notebook."""
+    import nbformat
+
+    raw = json.loads(data.decode("utf-8"))
+    del data
+    if isinstance(raw, dict):
+        for cell in raw.get("cells", []) if isinstance(raw.get("cells"), list) else []:
+            if isinstance(cell, dict):
+                if cell.get("cell_type") == "code":
+                    cell["outputs"], cell["execution_count"] = [], None
+                cell.pop("attachments", None)
+        if isinstance(raw.get("metadata"), dict):
+            raw["metadata"].pop("widgets", None)
+    notebook = nbformat.reads(json.dumps(raw), as_version=4)
+    nbformat.validate(notebook)
+    return notebook

@@ -1,0 +1,184 @@
+"""The browser tests' fixtures: a JupyterLab configured exactly as `make lab` configures it, on a copy of the
+repository, and Debian's Chromium driven headless by Playwright.
+
+Where Chromium is missing every test that needs it is skipped with the reason (pytest's `-rs` prints it);
+the tests of the server alone still run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+# Debian's package (`apt-get install -y chromium`, which .ci/run does); WORKBOOK_CHROMIUM points elsewhere.
+CHROMIUM = Path(os.environ.get("WORKBOOK_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--disable-quic"]
+# What the copy leaves out: the environment, caches, and what tests or graders wrote.
+NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache",
+                                    ".ipynb_checkpoints", "screenshots", "grades", "demo-class", "submissions")
+STARTUP_SECONDS = 90
+
+
+def tracked_notebooks() -> dict[str, str]:
+    """sha256 of every notebook of the repository itself, by path: the browser must never change them."""
+    return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for folder in ("notebooks", "exercises", "solutions") for p in sorted((ROOT / folder).glob("*.ipynb"))}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab: where it serves from and how to reach it."""
+
+    root: Path
+    port: int
+    token: str
+    log: Path
+    runtime: Path
+    pid: int
+
+    def url(self, path: str, workspace: str) -> str:
+        """The lab URL that opens `path` (relative to the root) in a workspace of its own."""
+        return f"http://127.0.0.1:{self.port}/lab/workspaces/{workspace}/tree/{path}?token={self.token}"
+
+    def api(self, path: str, method: str = "GET") -> object:
+        """Call the server's REST API; the decoded JSON answer (None when empty)."""
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/{path}", method=method,
+                                         headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            body = answer.read()
+        return json.loads(body) if body else None
+
+    def browser_open_url(self) -> str:
+        """The URL `make lab` sends the learner's browser to: Jupyter writes it into a page in its runtime folder."""
+        page = (self.runtime / f"jpserver-{self.pid}-open.html").read_text()
+        return html.unescape(re.search(r'content="1;url=([^"]+)"', page).group(1))
+
+    def shut_down_kernels(self) -> None:
+        """Stop every kernel the browser started, so finished notebooks cost no CPU or memory."""
+        for kernel in self.api("kernels"):
+            self.api(f"kernels/{kernel['id']}", method="DELETE")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """Debian's Chromium, or a visible skip of every browser test."""
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (install it with `apt-get install -y chromium`, "
+                    "as .ci/run does)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """JupyterLab on a temporary copy of the repository (it autosaves notebooks), configured by the copy's own
+    jupyter-config/ exactly as `make lab` does, on a free port of 127.0.0.1, without a browser of its own."""
+    before = tracked_notebooks()
+    base = tmp_path_factory.mktemp("lab")
+    root = base / "workbook"
+    shutil.copytree(ROOT, root, ignore=NOT_COPIED)
+    # Only the repository's configuration counts: the user's own Jupyter config, settings, workspaces and
+    # kernels in the home folder stay out, and the server's runtime files go to a folder removed afterwards.
+    home = {name: base / name for name in ("config", "data", "runtime", "user-settings", "workspaces")}
+    env = {**os.environ, "JUPYTER_CONFIG_PATH": str(root / "jupyter-config"), "JUPYTER_CONFIG_DIR": str(home["config"]),
+           "JUPYTER_DATA_DIR": str(home["data"]), "JUPYTER_RUNTIME_DIR": str(home["runtime"]),
+           "JUPYTERLAB_SETTINGS_DIR": str(home["user-settings"]), "JUPYTERLAB_WORKSPACES_DIR": str(home["workspaces"])}
+    port, token = free_port(), hashlib.sha256(os.urandom(32)).hexdigest()
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")  # as `make lab` does for root
+    log = base / "jupyterlab.log"
+    with open(log, "wb") as sink:
+        server = subprocess.Popen(command, cwd=base, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        running = Lab(root, port, token, log, home["runtime"], server.pid)
+        _wait_until_ready(server, running)
+        yield running
+    finally:
+        _stop(server)
+        shutil.rmtree(home["runtime"], ignore_errors=True)
+    assert tracked_notebooks() == before, "a tracked notebook changed while the browser tests ran"
+
+
+def _wait_until_ready(server: subprocess.Popen, lab: Lab) -> None:
+    """Block until the server answers its status API; fail with its log if it exits or takes too long."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {server.returncode}:\n{lab.log.read_text()}")
+        try:
+            lab.api("status")
+            return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.25)
+    pytest.fail(f"JupyterLab did not answer within {STARTUP_SECONDS} s:\n{lab.log.read_text()}")
+
+
+def _stop(server: subprocess.Popen) -> None:
+    """Stop the server we started (it shuts its kernels down first); kill its process group if it hangs."""
+    if server.poll() is None:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)  # the group it leads: the server and the kernels it started
+            server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: Path) -> Iterator[object]:
+    """Headless Chromium under Playwright; Playwright's own browser downloads are never used."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(chromium), headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser, lab: Lab) -> Iterator[object]:
+    """A fresh browser page; its kernels are shut down afterwards."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(60_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+        lab.shut_down_kernels()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """The git-ignored folder the browser tests leave their screenshots in, for a reviewer to look at."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,134 @@
+"""Driving one notebook in JupyterLab the way a learner does: menus, clicks and keys, read back from the page."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+STDERR = "[data-mime-type='application/vnd.jupyter.stderr']"  # JupyterLab shows tracebacks as stderr
+RUN_SECONDS = 180
+
+
+@dataclass(frozen=True)
+class CellState:
+    """What the page shows for one cell after a run."""
+
+    kind: str  # "code", "markdown" or "raw"
+    prompt: str  # "[3]:", "[*]:" or "[ ]:" for code cells
+    stderr: str  # text of its error or warning outputs
+    images: int  # figures rendered in its outputs with a real size (an explorer's own are not counted)
+
+
+class NotebookPage:
+    """A JupyterLab page showing one notebook."""
+
+    def __init__(self, page, lab, path: str):
+        self.page, self.lab, self.path = page, lab, path
+        self.notebook = nbformat.read(lab.root / path, as_version=4)
+
+    @classmethod
+    def open(cls, page, lab, path: str, workspace: str) -> "NotebookPage":
+        """Go to the notebook's lab URL in a workspace of its own and wait until it is shown."""
+        page.goto(lab.url(path, workspace))
+        return cls.attach(page, lab, path)
+
+    @classmethod
+    def attach(cls, page, lab, path: str) -> "NotebookPage":
+        """The notebook the page shows now (after a link or a redirect), once every cell is in the page."""
+        notebook = cls(page, lab, path)
+        notebook.wait_until_shown()
+        return notebook
+
+    @property
+    def panel(self):
+        """The notebook panel in the main area that is showing now."""
+        return self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+
+    def cells(self):
+        return self.panel.locator(".jp-Notebook .jp-Cell")
+
+    def cell(self, index: int):
+        return self.cells().nth(index)
+
+    def wait_until_shown(self) -> None:
+        """The page's address names this notebook, every cell of the file is in the page (the shipped settings
+        turn notebook windowing off), and its kernel is ready."""
+        self.page.wait_for_function(
+            "([path, count]) => { const p = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');"
+            " return location.pathname.endsWith('/tree/' + path)"
+            " && p && p.querySelectorAll('.jp-Notebook .jp-Cell').length === count; }",
+            arg=[self.path, len(self.notebook.cells)])
+        deadline = time.monotonic() + 60
+        while not self.kernel_idle():
+            assert time.monotonic() < deadline, f"{self.path}: the kernel did not become idle"
+            time.sleep(0.25)
+
+    def kernel_idle(self) -> bool:
+        sessions = [s for s in self.lab.api("sessions") if s["path"] == self.path]
+        return bool(sessions) and sessions[0]["kernel"]["execution_state"] == "idle"
+
+    def menu(self, menu: str, item: str) -> None:
+        """Choose a menu item, as a learner does: the menu bar, then the item."""
+        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
+        self.page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
+
+    def run_all(self) -> list[CellState]:
+        """Edit > Clear Outputs of All Cells, Run > Run All Cells, then wait until every code cell shows its
+        execution count and the kernel is idle; or, when a cell without the `raises-exception` tag failed (which
+        stops Run All), until the page has been still for a few seconds. Clearing first makes every output and
+        count on the page this run's. JupyterLab sends the cells one at a time: a count is the only sure sign."""
+        self.menu("Edit", "Clear Outputs of All Cells")
+        self.menu("Run", "Run All Cells")
+        tagged = {i for i, cell in enumerate(self.notebook.cells) if "raises-exception" in cell.metadata.get("tags", [])}
+        deadline, still_since, last = time.monotonic() + RUN_SECONDS, time.monotonic(), None
+        while True:
+            states = self.states()
+            if states != last:
+                still_since, last = time.monotonic(), states
+            code = [s for s in states if s.kind == "code"]
+            ran = all(re.fullmatch(r"\[\d+\]:", s.prompt) for s in code)
+            stopped = any(s.stderr and i not in tagged for i, s in enumerate(states)) and \
+                not any(s.prompt == "[*]:" for s in code) and time.monotonic() - still_since > 3
+            if (ran or stopped) and self.kernel_idle():
+                time.sleep(0.5)  # the last outputs are rendered right after the kernel reports idle
+                return self.states()
+            assert time.monotonic() < deadline, f"{self.path}: Run All did not finish in {RUN_SECONDS} s: {states}"
+            time.sleep(0.5)
+
+    def states(self) -> list[CellState]:
+        """Every cell's kind, prompt, error text and rendered images, read from the page in one go."""
+        rows = self.panel.evaluate(
+            """(panel, stderr) => [...panel.querySelectorAll('.jp-Notebook .jp-Cell')].map(cell => ({
+                kind: cell.classList.contains('jp-CodeCell') ? 'code'
+                    : cell.classList.contains('jp-MarkdownCell') ? 'markdown' : 'raw',
+                prompt: (cell.querySelector('.jp-InputPrompt') || {}).textContent || '',
+                stderr: [...cell.querySelectorAll('.jp-OutputArea-output' + stderr)].map(e => e.textContent).join('\\n'),
+                images: [...cell.querySelectorAll('.jp-OutputArea-output img')]
+                    .filter(img => !img.closest('.widget-output') && img.complete && img.naturalWidth > 0).length,
+            }))""", STDERR)
+        return [CellState(**row) for row in rows]
+
+    def code_cell_index(self, text: str) -> int:
+        """Index of the first code cell whose source contains `text` (read from the notebook file)."""
+        for index, cell in enumerate(self.notebook.cells):
+            if cell.cell_type == "code" and text in cell.source:
+                return index
+        raise AssertionError(f"{self.path}: no code cell contains {text!r}")
+
+    def screenshot(self, locator, path: Path) -> None:
+        """Scroll `locator` into view and save the whole page as it looks then."""
+        locator.scroll_into_view_if_needed()
+        self.page.screenshot(path=str(path))
+
+
+def wait_until(condition: Callable[[], object], failure: str, seconds: float = 60) -> None:
+    """Poll `condition` until it holds; fail with `failure` when it still does not after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.2)

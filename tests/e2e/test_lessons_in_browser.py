@@ -1,0 +1,166 @@
+"""Every lesson, as a learner runs it in JupyterLab: Run All Cells, no unexpected error, figures drawn, and each
+explorer's controls rendered and answering a keyboard move with exactly what the `packer` functions give.
+
+EXPLORERS lists each lesson's explorers; a lesson in notebooks/ without an entry fails, so a new lesson must
+say what its explorers are.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import packer
+from packer.counters import COUNTERS
+from packer.lab.retrieval import QUESTIONS
+from packer.lab.widgets import (
+    chunks_view,
+    counting_view,
+    plan_view,
+    policies_view,
+    prompt_view,
+    sections_view,
+    utf8_view,
+)
+from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
+
+from notebook_page import NotebookPage, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+
+# The data the lessons give their explorers (copied from the lessons: the expected views are computed here).
+CHUNKS = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
+          {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]
+PASSAGES = [("a", "one two"), ("b", "one two three four five"), ("c", "six")]
+UTF8_PASSAGES = [("a", "é"), ("b", "naïve café"), ("c", "日本語"), ("d", "🙂 ok")]
+
+
+def describe_budget(budget: int) -> str:
+    """Lesson 00's smoke-test line: what packer.assemble_context keeps from the example at this budget."""
+    context, used = packer.assemble_context(CHUNKS, budget)
+    kept = context.split("\n\n") if context else []
+    return f"budget {budget}: keeps {kept}, uses {used}"
+
+
+@dataclass(frozen=True)
+class Explorer:
+    """One explorer on a lesson page: the cell that shows it, its controls, and the slider the test moves."""
+
+    cell: str  # text of the code cell that displays it
+    sliders: int
+    start: int  # the moved slider's starting value
+    expected: Callable[[int], str]  # the text the explorer shows at a value of the moved slider
+    dropdowns: int = 0
+    textareas: int = 0
+    moved: int = 0  # which of its sliders the test moves, counted from the top
+    key: str = "ArrowRight"
+    figure: bool = True  # it draws a figure that changes with the slider
+    output: str = ".widget-output [data-mime-type='application/vnd.jupyter.stdout']"  # where its text shows
+
+
+FIRST_COUNTER = next(iter(COUNTERS))
+EXPLORERS: dict[str, list[Explorer]] = {
+    "00_start_here": [
+        Explorer("slider = widgets.IntSlider(", sliders=1, start=100, expected=describe_budget, key="ArrowLeft",
+                 figure=False, output=".widget-vbox > .widget-label"),
+    ],
+    "01_assemble_context": [
+        Explorer("explore_chunks(example", sliders=1, start=100, key="ArrowLeft",
+                 expected=lambda v: chunks_view(CHUNKS, v).text),
+    ],
+    "02_prompt_packer": [
+        Explorer("explore_prompt(", sliders=1, dropdowns=1, start=9, key="ArrowLeft",
+                 expected=lambda v: prompt_view("why", PASSAGES, v, FIRST_COUNTER).text),
+    ],
+    "03_utf8_packer": [
+        Explorer("explore_utf8(", sliders=2, start=40,
+                 expected=lambda v: utf8_view(UTF8_PASSAGES, v, 0).text),
+    ],
+    "04_section_budget": [
+        Explorer("explore_plan(", sliders=6, start=500, key="ArrowLeft",
+                 expected=lambda v: plan_view(v, **STATED_SECTION_CHARS).text),
+        Explorer("explore_sections(", sliders=1, textareas=5, start=500, key="ArrowLeft",
+                 expected=lambda v: sections_view(v, **FIFO_EXAMPLE).text),
+    ],
+    "05_counting_units": [
+        Explorer('explore_counting("Japanese names", "chars/4", 3)', sliders=1, dropdowns=2, start=3,
+                 expected=lambda v: counting_view("Japanese names", "chars/4", v).text),
+    ],
+    "06_policies": [
+        Explorer("explore_policies(QUESTIONS[2], 1050)", sliders=1, dropdowns=1, start=1050,
+                 expected=lambda v: policies_view(QUESTIONS[2], v).text),
+    ],
+}
+
+
+def test_every_lesson_says_what_its_explorers_are():
+    """Runs without a browser too: a new lesson cannot slip past the browser tests unlisted."""
+    assert sorted(EXPLORERS) == LESSONS, "add the new lesson's explorers to EXPLORERS (or drop a removed one)"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, screenshots):
+    assert lesson in EXPLORERS, f"{lesson} has no entry in EXPLORERS: list its explorers"
+    notebook = NotebookPage.open(page, lab, f"notebooks/{lesson}.ipynb", workspace=f"lesson-{lesson}")
+    states = notebook.run_all()
+
+    for index, (cell, state) in enumerate(zip(notebook.notebook.cells, states, strict=True)):
+        where = f"{lesson} cell {index}:\n{cell.source}"
+        assert state.kind == cell.cell_type, where
+        if cell.cell_type != "code":
+            continue
+        assert state.prompt.strip("[]:").isdigit(), f"{where}\nwas not run (prompt {state.prompt!r})"
+        if "raises-exception" in cell.metadata.get("tags", []):
+            saved_error = next(out for out in cell.outputs if out.output_type == "error")
+            assert saved_error.ename in state.stderr, f"{where}\nshould raise {saved_error.ename}, shows {state.stderr!r}"
+        else:
+            assert not state.stderr, f"{where}\nshows an error or warning:\n{state.stderr}"
+        saved_figures = sum("image/png" in out.get("data", {}) for out in cell.outputs)
+        assert state.images == saved_figures, f"{where}\nrendered {state.images} figures, the saved run has {saved_figures}"
+
+    for number, explorer in enumerate(EXPLORERS[lesson], start=1):
+        cell = notebook.cell(notebook.code_cell_index(explorer.cell))
+        check_controls(cell, explorer)
+        text = cell.locator(explorer.output)
+        wait_for_text(text, explorer.expected(explorer.start))
+        figure = cell.locator(".widget-output img")
+        before = figure.get_attribute("src") if explorer.figure else None
+
+        handle = cell.locator(".widget-slider .noUi-handle").nth(explorer.moved)
+        handle.focus()
+        handle.press(explorer.key)
+        value = explorer.start + (1 if explorer.key == "ArrowRight" else -1)
+        readout = cell.locator(".widget-slider .widget-readout").nth(explorer.moved)
+        wait_for_text(readout, str(value))
+        wait_for_text(text, explorer.expected(value))
+        if explorer.figure:  # the explorer prints its text first, then displays the new figure
+            wait_until(lambda: figure.count() == 1 and figure.get_attribute("src") != before,
+                       "the figure was not redrawn for the new value")
+            assert figure.evaluate("img => img.complete && img.naturalWidth > 0"), "the new figure did not load"
+        notebook.screenshot(cell, screenshots / f"{lesson}-explorer-{number}.png")
+
+
+def check_controls(cell, explorer: Explorer) -> None:
+    """The explorer's widgets are on the page (not their text fallback), with its output under them. Widgets
+    render a moment after the cell's output arrives, so each count is awaited."""
+    wanted = {".widget-slider": explorer.sliders, ".widget-dropdown": explorer.dropdowns,
+              ".widget-textarea": explorer.textareas, explorer.output: 1,
+              ".widget-output img": 1 if explorer.figure else 0}
+    for selector, count in wanted.items():
+        wait_until(lambda: cell.locator(selector).count() == count,
+                   f"{explorer.cell}: the page does not show {count} of {selector}")
+
+
+def wait_for_text(locator, expected: str, seconds: float = 30) -> None:
+    """Wait until the element shows exactly `expected` (ignoring a final newline); fail showing what it shows.
+    The locator is asked again each time: the explorer replaces its output element when it redraws."""
+    deadline = time.monotonic() + seconds
+    while (shown := locator.text_content().rstrip("\n")) != expected and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert shown == expected
+

@@ -1,0 +1,244 @@
+"""The instructor's path: a messy folder as course tools lay it out, a gradebook that is never lost, a regrade
+of one learner, and what the grader hands to Gradescope, the instructor and the TAs.
+
+One messy class is graded once for the module; the regrade works on a copy of its gradebook. The command
+line checks need no kernel: they must fail before any grading starts.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import packer.grading.grader as grade
+from packer.grading.demo_class import KINDS, LESSON, exercise, solution
+from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS, feedback_name
+
+TIMEOUT = "20"  # seconds per cell and per check: generous, so a heavily loaded machine does not time out a check
+ANSWER = "When chunks build on each other, like steps of a procedure, skipping one makes the rest misleading."
+
+
+def notebook_text(kind: str) -> str:
+    made = KINDS[kind][1]()
+    return made if isinstance(made, str) else nbformat.writes(made)
+
+
+def answered() -> str:
+    """The solution with the learner's own words under the first open question."""
+    notebook = solution()
+    heading = next(i for i, c in enumerate(notebook.cells) if c.source.startswith("### Open question"))
+    notebook.cells[heading + 1].source = ANSWER
+    return nbformat.writes(notebook)
+
+
+def lost_its_metadata() -> str:
+    """The solution as a notebook that lost its metadata and its check cells (only --lesson can tell)."""
+    notebook = solution()
+    notebook.metadata.pop("workbook")
+    for cell in notebook.cells:
+        cell.source = "\n".join(line for line in cell.source.splitlines() if "check(" not in line)
+    return nbformat.writes(notebook)
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def grade_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "packer.grading", *args], capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def messy(tmp_path_factory):
+    """A downloads folder from Canvas, Moodle and nbgrader, graded once with --lesson 01."""
+    base = tmp_path_factory.mktemp("course")
+    downloads = base / "downloads"
+    canvas = downloads / "canvas"
+    write(canvas / "smithjane_LATE_12345_67890_01_assemble_context.IPYNB", answered())
+    with zipfile.ZipFile(canvas / "doejohn_12346_67891_lesson.zip", "w") as archive:
+        archive.writestr("lesson/01_assemble_context.ipynb", notebook_text("strict-comparison"))
+        archive.writestr("__MACOSX/lesson/._01_assemble_context.ipynb", "\x00\x05\x16\x07")
+    write(canvas / "leemin_12347_67892_01_assemble_context.ipynb.json", notebook_text("half-done"))
+    write(canvas / "wangwei_12348_67893_homework.ipynb", "this is not a notebook {")
+    write(canvas / "kimsu_12349_67894_homework.ipynb", lost_its_metadata())
+    write(canvas / "._smithjane_LATE_12345_67890_01_assemble_context.IPYNB", "\x00\x05\x16\x07")
+    write(canvas / "syllabus.pdf", "%PDF-1.4")
+    write(downloads / "moodle" / "张伟_1_assignsubmission_file_" / "01_assemble_context.ipynb", notebook_text("correct"))
+    write(downloads / "moodle" / "李娜_2_assignsubmission_file_" / "01_assemble_context.ipynb",
+          nbformat.writes(exercise()))
+    write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "01_assemble_context.ipynb", notebook_text("correct"))
+    write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "timestamp.txt", "2026-11-01 10:00:00")
+    out = base / "grades"
+    run = grade_cli(str(downloads), "--out", str(out), "--jobs", "2", "--lesson", "01", "--timeout", TIMEOUT)
+    assert run.returncode == 0, run.stderr
+    rows = {r["submission"]: r for r in json.loads((out / "grades.json").read_text())["submissions"]}
+    return rows, out, downloads, run
+
+
+def row_of(rows: dict, learner: str) -> dict:
+    return next(r for r in rows.values() if r["learner"] == learner)
+
+
+def test_every_learner_of_every_layout_gets_one_row_and_nothing_else_does(messy):
+    rows, _, _, run = messy
+    assert sorted(r["learner"] for r in rows.values()) == sorted(
+        ["smithjane", "doejohn", "leemin", "wangwei", "kimsu", "张伟", "李娜", "s001"])
+    assert "skipped downloads/canvas/syllabus.pdf: not a notebook" in run.stderr
+    assert "MACOSX" not in run.stderr and "._smithjane" not in run.stderr and "timestamp.txt" not in run.stderr
+
+
+def test_the_csv_names_the_learner_and_flags_late_work(messy):
+    _, out, *_ = messy
+    table = {r["learner"]: r for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    assert table["smithjane"]["late"] == "late" and table["doejohn"]["late"] == ""
+    assert table["smithjane"]["submission"] == "downloads/canvas/smithjane_LATE_12345_67890_01_assemble_context.IPYNB"
+    assert table["doejohn"]["submission"] == "downloads/canvas/doejohn_12346_67891_lesson.zip/lesson/01_assemble_context.ipynb"
+    assert (table["张伟"]["total"], table["s001"]["total"], table["smithjane"]["total"]) == ("10", "10", "10")
+
+
+def test_lesson_option_grades_a_notebook_that_lost_its_metadata(messy):
+    rows, *_ = messy
+    assert row_of(rows, "kimsu")["score"] == 10
+
+
+def test_an_unreadable_row_carries_the_lessons_real_maximum(messy):
+    rows, *_ = messy
+    row = row_of(rows, "wangwei")
+    assert (row["status"], row["score"], row["max_score"]) == ("unreadable", 0, 10)
+    assert {t["status"] for t in row["tests"]} == {"not graded"}
+
+
+def test_learners_whose_names_differ_only_in_dropped_characters_get_their_own_feedback(messy):
+    rows, out, *_ = messy
+    for learner in ("张伟", "李娜"):
+        row = row_of(rows, learner)
+        text = (out / feedback_name(row["submission"])).read_text(encoding="utf-8")
+        assert f"# Feedback: {row['submission']}" in text and f"learner: {learner}" in text
+    assert row_of(rows, "张伟")["score"] == 10 and row_of(rows, "李娜")["score"] == 0
+
+
+def test_gradescope_gets_one_results_json_per_submission_in_its_published_format(messy):
+    rows, out, *_ = messy
+    for name, row in rows.items():
+        result = json.loads((out / "gradescope" / name / "results.json").read_text(encoding="utf-8"))
+        assert set(result) <= set(GRADESCOPE_FIELDS) and result["score"] == row["score"]
+        for test in result["tests"]:
+            assert set(test) <= set(GRADESCOPE_TEST_FIELDS)
+            assert test["status"] in ("passed", "failed") and test["number"].startswith("q1.")
+        assert result["extra_data"]["status"] == row["status"]
+    untouched = json.loads((out / "gradescope" / row_of(rows, "李娜")["submission"] / "results.json").read_text())
+    assert {t["status"] for t in untouched["tests"]} == {"failed"}
+    assert {t["extra_data"]["status"] for t in untouched["tests"]} == {"not attempted"}
+
+
+def test_the_class_report_shows_statuses_scores_pass_rates_and_what_the_class_misunderstands(messy):
+    rows, out, *_ = messy
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "| unreadable | 1 |" in report and "| no answers | 1 |" in report
+    assert "![score distribution](report/scores.png)" in report and "| 10 / 10 | 4 |" in report
+    assert "| q1.1 assemble_context | 5 | 1 | 1 | 1 | 62% |" in report
+    assert "### q1.1 assemble_context: 1 of 1 failing answers" in report
+    strict = next(t for t in row_of(rows, "doejohn")["tests"] if t["qid"] == "q1.1")
+    assert f"input:    {strict['counterexample']}" in report
+    for figure in ("scores", "questions"):
+        assert (out / "report" / f"{figure}.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_open_written_answers_are_exported_per_question_for_manual_grading(messy):
+    _, out, *_ = messy
+    first = (out / "answers" / LESSON / "open-question-1.md").read_text(encoding="utf-8")
+    assert "skip-and-continue" in first and ANSWER in first
+    assert "## smithjane (" in first and "## 李娜 (" in first and "*(no answer)*" in first
+    assert (out / "answers" / LESSON / "open-question-2.md").exists()
+
+
+def test_regrading_one_learner_updates_only_their_row_and_keeps_everything_else(messy, tmp_path):
+    rows, out, downloads, _ = messy
+    book = tmp_path / "grades"
+    shutil.copytree(out, book)
+    (book / "feedback" / "ta-notes.txt").write_text("Talk to leemin about q1.3")
+    (book / "moderation.md").write_text("moderated by the TA")
+    before = {p.relative_to(book).as_posix(): p.read_bytes() for p in book.rglob("*") if p.is_file()}
+    leemin = downloads / "canvas" / "leemin_12347_67892_01_assemble_context.ipynb.json"
+    original = leemin.read_text()
+    write(leemin, notebook_text("correct"))
+    try:
+        run = grade_cli(str(leemin), "--out", str(book), "--jobs", "1", "--lesson", "01", "--timeout", TIMEOUT)
+    finally:
+        write(leemin, original)
+    assert run.returncode == 0, run.stderr
+    assert "graded 1 submissions" in run.stdout and "kept 7 rows" in run.stdout
+    after = {r["submission"]: r for r in json.loads((book / "grades.json").read_text())["submissions"]}
+    name = row_of(rows, "leemin")["submission"]
+    assert set(after) == set(rows) and (rows[name]["score"], after[name]["score"]) == (5, 10)
+    assert {n: r for n, r in after.items() if n != name} == {n: r for n, r in rows.items() if n != name}
+    assert (book / "feedback" / "ta-notes.txt").read_text() == "Talk to leemin about q1.3"
+    assert (book / "moderation.md").read_text() == "moderated by the TA"
+    assert (book / "backup" / "grades.csv").read_bytes() == before["grades.csv"]
+    for other in (feedback_name(n) for n in rows if n != name):
+        assert (book / other).read_bytes() == before[other]
+
+
+# --- the command line refuses before any grading -------------------------------------------------------------
+def refused(capsys, *args: str) -> str:
+    with pytest.raises(SystemExit) as stop:
+        grade.main(list(args))
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.fixture
+def ours(tmp_path):
+    """A gradebook of ours, with a TA's note in it, and a class folder."""
+    book = tmp_path / "grades"
+    write(book / "grades.json", json.dumps({"format": 2, "grader": {"checks_version": "x"}, "submissions": []}))
+    write(book / "grades.csv", "submission,status\n")
+    write(book / "feedback" / "ta-notes.txt", "keep me")
+    write(tmp_path / "class" / "alice.ipynb", notebook_text("correct"))
+    return book, {p: p.read_bytes() for p in book.rglob("*") if p.is_file()}
+
+
+def test_a_typo_in_a_submissions_path_stops_before_grading_and_keeps_the_gradebook(capsys, tmp_path, ours):
+    book, before = ours
+    assert "submissions: " in refused(capsys, str(tmp_path / "clas"), "--out", str(book))
+    assert {p: p.read_bytes() for p in book.rglob("*") if p.is_file()} == before
+
+
+def test_out_naming_a_file_is_an_error_before_grading(capsys, tmp_path, ours):
+    (tmp_path / "grades.csv").write_text("my spreadsheet\n")
+    assert "is a file" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "grades.csv"))
+    assert (tmp_path / "grades.csv").read_text() == "my spreadsheet\n"
+    assert "looks like a file name" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "marks.csv"))
+    assert not (tmp_path / "marks.csv").exists()
+
+
+def test_a_folder_that_is_not_our_gradebook_is_refused_untouched(capsys, tmp_path, ours):
+    course = tmp_path / "course"  # an nbgrader course root
+    write(course / "feedback" / "s001" / "ps1" / "ps1.html", "<p>nbgrader's feedback</p>")
+    write(course / "nbgrader_config.py", "c = get_config()")
+    assert "holds no gradebook written by this grader" in refused(capsys, str(tmp_path / "class"), "--out", str(course))
+    assert (course / "feedback" / "s001" / "ps1" / "ps1.html").exists()
+
+
+def test_out_inside_the_submissions_folder_is_refused(capsys, tmp_path, ours):
+    assert "inside the submissions folder" in refused(capsys, str(tmp_path / "class"), "--out",
+                                                      str(tmp_path / "class" / "grades"))
+
+
+def test_unknown_question_ids_and_lessons_are_refused(capsys, tmp_path, ours):
+    assert "unknown question id q1.9" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"),
+                                                 "--questions", "q1.1", "q1.9")
+    assert "unknown question id q2.1" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"),
+                                                 "--lesson", "01", "--questions", "q2.1")
+    assert "unknown lesson '07'" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"),
+                                            "--lesson", "07")

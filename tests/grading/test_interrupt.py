@@ -1,0 +1,70 @@
+"""One Ctrl-C stops the grader cleanly: a real SIGINT to a real grading run, as a terminal sends it (to the
+whole foreground process group), while notebooks are running in their kernels."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+from packer.grading.demo_class import write_submission
+
+
+def processes_mentioning(text: str) -> list[psutil.Process]:
+    """Live processes whose command line or environment mentions `text`."""
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if process.status() == psutil.STATUS_ZOMBIE:
+                continue
+            if text in " ".join(process.cmdline()) or any(text in v for v in process.environ().values()):
+                found.append(process)
+        except psutil.Error:
+            continue
+    return found
+
+
+def test_one_ctrl_c_stops_everything_cleans_up_and_leaves_the_gradebook_as_it_was(tmp_path):
+    scratch = tmp_path / "tmp"  # the grader's temporary folder, watched for leftovers
+    runtime = tmp_path / "runtime"  # Jupyter's runtime folder, where connection files usually go
+    scratch.mkdir()
+    runtime.mkdir()
+    for number in range(3):
+        write_submission(tmp_path / "class", f"learner{number}", "runaway")
+    book = tmp_path / "grades"
+    book.mkdir()
+    (book / "grades.json").write_text(json.dumps({"format": 2, "grader": {"checks_version": "x"}, "submissions": []}))
+    (book / "grades.csv").write_text("submission,status\nprevious,graded\n")
+    before = {p.name: p.read_bytes() for p in book.iterdir()}
+    env = {**os.environ, "TMPDIR": str(scratch), "JUPYTER_RUNTIME_DIR": str(runtime)}
+    grader = subprocess.Popen([sys.executable, "-m", "packer.grading", str(tmp_path / "class"), "--out", str(book),
+                               "--jobs", "2", "--timeout", "60"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len([p for p in processes_mentioning(str(scratch)) if "ipykernel" in " ".join(p.cmdline())]) < 2:
+            assert grader.poll() is None and time.monotonic() < deadline, "the kernels never started"
+            time.sleep(0.2)
+        time.sleep(3)  # the runaway cells are running now
+        os.killpg(grader.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        sent = time.monotonic()
+        out, err = grader.communicate(timeout=30)
+        seconds = time.monotonic() - sent
+    finally:
+        if grader.poll() is None:
+            os.killpg(grader.pid, signal.SIGKILL)
+    assert grader.returncode == 130, err
+    assert seconds < 15
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted: every kernel stopped") and "is as it was" in last
+    assert sum(line.startswith("interrupted") for line in err.splitlines()) == 1
+    assert processes_mentioning(str(scratch)) == []  # no worker, kernel or child of a kernel left running
+    assert list(scratch.iterdir()) == [] and list(runtime.iterdir()) == []  # no temp folders, no connection files
+    assert {p.name: p.read_bytes() for p in book.iterdir()} == before

@@ -1,0 +1,29 @@
+"""`make lab`: JupyterLab configured by jupyter-config/ (the browser tests in tests/e2e use the same folder),
+allowed to run as root, and the environment created first when it is missing."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def dry_run(folder: Path) -> str:
+    """What `make lab` would run in `folder`, without running it."""
+    return subprocess.run(["make", "-n", "lab"], cwd=folder, capture_output=True, text=True, check=True).stdout
+
+
+def test_make_lab_starts_jupyterlab_with_the_repository_configuration():
+    lab_line = next(line for line in dry_run(ROOT).splitlines() if "jupyter lab" in line)
+    assert lab_line.startswith(f'JUPYTER_CONFIG_PATH="{ROOT}/jupyter-config')
+    # JupyterLab refuses to start as root without --allow-root (CI machines and containers run as root).
+    assert lab_line.endswith(".venv/bin/jupyter lab" + (" --allow-root" if os.geteuid() == 0 else ""))
+    assert (ROOT / "jupyter-config" / "jupyter_server_config.py").is_file()
+    assert (ROOT / "jupyter-config" / "labconfig" / "default_setting_overrides.json").is_file()
+
+
+def test_make_lab_creates_the_environment_when_it_is_missing(tmp_path):
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    assert "-m venv .venv" in dry_run(tmp_path)
