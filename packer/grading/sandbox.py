@@ -152,5 +152,9 @@ def contained_kernel_manager(*, workdir: Path, runtime: Path, package_dir: Path,
                 os.chown(self.connection_file, uid, uid)
             return prefix + command
 
-    return ContainedKernelManager(transport="ipc", ip=str(runtime / "kernel"),
-                                  connection_file=str(runtime / "connection.json"), **kwargs)
+    manager = ContainedKernelManager(transport="ipc", ip=str(runtime / "kernel"),
+                                     connection_file=str(runtime / "connection.json"), **kwargs)
+    # A SIGINT would reach bwrap, not the kernel (and end both): interrupt with a message on the control
+    # channel instead, which ipykernel turns into a SIGINT to itself inside the sandbox.
+    manager.kernel_spec.interrupt_mode = "message"
+    return manager

@@ -179,6 +179,19 @@ def _owner(proc: Path) -> int | None:
         return None
 
 
+def test_an_interrupt_stops_the_running_cell_and_the_kernel_lives_on(kernel):
+    async def interrupted() -> str:
+        msg_id = kernel.kc.execute("import time\nwhile True:\n    time.sleep(0.05)")
+        await asyncio.sleep(1)
+        await kernel.km.interrupt_kernel()
+        while True:
+            msg = await kernel.kc.get_iopub_msg(timeout=30)
+            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "error":
+                return msg["content"]["ename"]
+    assert kernel.loop.run_until_complete(interrupted()) == "KeyboardInterrupt"
+    assert kernel.run("print('alive')") == "alive\n"
+
+
 def test_limits_are_validated():
     with pytest.raises(ValueError, match="memory"):
         sandbox.Limits(memory=0)
