@@ -184,11 +184,17 @@ def test_an_interrupt_stops_the_running_cell_and_the_kernel_lives_on(kernel):
         msg_id = kernel.kc.execute("import time\nwhile True:\n    time.sleep(0.05)")
         await asyncio.sleep(1)
         await kernel.km.interrupt_kernel()
-        while True:
+        ename = ""
+        while True:  # the error, then the end of that execution
             msg = await kernel.kc.get_iopub_msg(timeout=30)
-            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "error":
-                return msg["content"]["ename"]
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "error":
+                ename = msg["content"]["ename"]
+            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                return ename
     assert kernel.loop.run_until_complete(interrupted()) == "KeyboardInterrupt"
+    assert kernel.loop.run_until_complete(kernel.km.is_alive())
     assert kernel.run("print('alive')") == "alive\n"
 
 
