@@ -85,7 +85,7 @@ def to_row(o: Outcome) -> dict[str, Any]:
         "submission": o.name, "learner": o.learner, "late": o.late, "sha256": o.sha256, "lesson": o.lesson,
         "status": o.status, "score": o.score, "max_score": o.max_score, "flags": o.flags, "notes": o.notes,
         "output": "\n".join([f"status: {o.status}"] + o.flags + o.notes),
-        "checks_version": o.checks_version, "written": o.written,
+        "checks_version": o.checks_version, "containment": o.containment, "written": o.written,
         "tests": [{"name": f"{r['qid']} {r['name']}", "function": r["name"], "qid": r["qid"], "status": r["status"],
                    "score": r["points"], "max_score": r["max_points"], "output": result_text(r),
                    **{k: r.get(k) for k in RESULT_FIELDS if k not in ("qid", "name", "status", "points",
@@ -101,7 +101,8 @@ def from_row(row: dict[str, Any]) -> Outcome:
                for t in row.get("tests", [])]
     return Outcome(row["submission"], "", row.get("sha256", ""), row.get("lesson", ""), row["status"], results,
                    list(row.get("flags", [])), list(row.get("notes", [])), row.get("learner", ""),
-                   bool(row.get("late", False)), list(row.get("written", [])), row.get("checks_version", ""))
+                   bool(row.get("late", False)), list(row.get("written", [])), row.get("checks_version", ""),
+                   row.get("containment", ""))
 
 
 def to_csv(outcomes: list[Outcome]) -> str:

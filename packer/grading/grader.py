@@ -29,6 +29,7 @@ from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, peak_memory_mb
 from packer.grading.reports import feedback_name, to_markdown
 from packer.grading.running import Options, lesson_of, lessons
+from packer.grading.sandbox import Limits, probe
 from packer.grading.submissions import Submission, check_paths, digest, find_submissions, naming_root
 
 __all__ = ["main", "grade_all", "Options", "Outcome", "lesson_of", "checks_version", "feedback_name", "to_csv",
@@ -174,9 +175,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notebook-timeout", type=float, default=60.0, help="seconds one notebook may run (default 60)")
     parser.add_argument("--questions", nargs="*", default=[], help="grade only these question ids (e.g. q1.1)")
     parser.add_argument("--lesson", default="", help="the lesson of notebooks that do not record it (e.g. 01)")
+    contain = parser.add_argument_group("containment (each kernel under bubblewrap, with resource limits)")
+    contain.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
+                         help="auto (default): contain when bubblewrap works here, else warn and grade uncontained; "
+                              "required: refuse to grade uncontained; off: never contain")
+    contain.add_argument("--memory-mb", type=int, default=Limits.memory >> 20, help="address space per kernel (default 2048)")
+    contain.add_argument("--max-processes", type=int, default=Limits.processes,
+                         help="processes and threads per kernel (default 64; enforced when grading as root)")
+    contain.add_argument("--max-file-mb", type=int, default=Limits.file_size >> 20, help="largest file a kernel may write (default 100)")
+    contain.add_argument("--cpu-seconds", type=int, default=Limits.cpu_seconds, help="CPU time per kernel (default 600)")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0 or args.notebook_timeout <= 0:
         parser.error("--jobs, --timeout and --notebook-timeout must be positive")
+    try:
+        limits = Limits(args.memory_mb << 20, args.max_processes, args.max_file_mb << 20, args.cpu_seconds)
+    except (ValueError, TypeError) as error:
+        parser.error(f"a containment limit: {error}")
+    if args.sandbox == "off":
+        limits = None
+    else:
+        unavailable = probe()
+        if unavailable and args.sandbox == "required":
+            parser.error(f"--sandbox required, but kernels cannot be contained here: {unavailable}")
+        if unavailable:
+            print(f"WARNING: grading WITHOUT containment ({unavailable}). Each notebook runs with your own rights: "
+                  "it can read and write your files and use the network. Install bubblewrap, or use "
+                  "--sandbox required to refuse.", file=sys.stderr)
+            limits = None
     try:
         paths = check_paths(args.submissions)
         previous = open_gradebook(args.out)
@@ -203,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
 
     version = checks_version()
     run_dir = tempfile.mkdtemp(prefix="workbook-grade-")
-    options = Options(args.timeout, args.notebook_timeout, qids, lesson, run_dir, uuid.uuid4().hex)
+    options = Options(args.timeout, args.notebook_timeout, qids, lesson, run_dir, uuid.uuid4().hex, limits)
     started = time.monotonic()
     progress = None
     try:

@@ -19,6 +19,11 @@ from typing import Any
 
 import psutil
 
+from packer.grading import sandbox
+from packer.grading.sandbox import Limits
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # the grader's own packer: the only project code a kernel sees
+
 RUN_TOKEN = "WORKBOOK_GRADE_RUN"  # the grading run a process belongs to
 KERNEL_TOKEN = "WORKBOOK_GRADE_KERNEL"  # the kernel a process belongs to
 PR_SET_CHILD_SUBREAPER = 36
@@ -32,13 +37,16 @@ PRELUDE = ("import packer, packer.checking, packer.checking.bank\n"
 
 @dataclass
 class Kernel:
-    """A started kernel, the client talking to it, and its working folder."""
+    """A started kernel, the client talking to it, its working folder, and a folder it can write results to."""
 
     km: Any
     kc: Any
     cwd: str
     token: str
     pid: int
+    results_root: str = ""  # where the grader's own code in the kernel may write (the kernel sees it)
+    uid: int | None = None  # the kernel's own user id when contained as root
+    runtime: str = ""  # its connection file and ipc sockets, when contained
 
 
 def become_subreaper() -> None:
@@ -49,8 +57,10 @@ def become_subreaper() -> None:
         pass
 
 
-async def start_kernel(run_dir: str, run_token: str) -> Kernel:
-    """Start a fresh kernel in a new empty folder under `run_dir`, stdin refused, the workbook imported."""
+async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = None, slot: int = 0) -> Kernel:
+    """Start a fresh kernel in a new empty folder under `run_dir`, stdin refused, the workbook imported.
+    With `limits`, the kernel is contained (packer.grading.sandbox): no network, nothing of the host but
+    the system, the environment and its own folder, and these resource limits; `slot` picks its user id."""
     from jupyter_client.manager import AsyncKernelManager
 
     token = uuid.uuid4().hex
@@ -59,10 +69,23 @@ async def start_kernel(run_dir: str, run_token: str) -> Kernel:
     env = {**os.environ, "PACKER_CHECKS_DEFERRED": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg",
            "HYPOTHESIS_STORAGE_DIRECTORY": os.path.join(run_dir, "hypothesis"),
            RUN_TOKEN: run_token, KERNEL_TOKEN: token}
-    km = AsyncKernelManager(kernel_name="python3",
-                            connection_file=os.path.join(run_dir, "connections", f"kernel-{token}.json"))
-    os.makedirs(os.path.dirname(km.connection_file), exist_ok=True)
-    kernel = Kernel(km, None, cwd, token, 0)
+    if limits is None:
+        km = AsyncKernelManager(kernel_name="python3",
+                                connection_file=os.path.join(run_dir, "connections", f"kernel-{token}.json"))
+        os.makedirs(os.path.dirname(km.connection_file), exist_ok=True)
+        kernel = Kernel(km, None, cwd, token, 0, results_root=os.path.join(run_dir, "results"))
+    else:
+        runtime = Path(run_dir, "runtime", token)
+        runtime.mkdir(parents=True)
+        uid = sandbox.kernel_uid(slot)
+        for folder in (runtime, Path(cwd)):
+            sandbox.hand_over(folder, uid)
+        for folder in (Path(run_dir), runtime.parent, Path(cwd).parent):  # reachable by the kernel's user
+            os.chmod(folder, 0o711)
+        env["HYPOTHESIS_STORAGE_DIRECTORY"] = "/tmp/hypothesis"  # the kernel's private /tmp
+        km = sandbox.contained_kernel_manager(workdir=Path(cwd), runtime=runtime, package_dir=PACKAGE_DIR,
+                                              limits=limits, uid=uid, kernel_name="python3")
+        kernel = Kernel(km, None, cwd, token, 0, results_root=str(runtime), uid=uid, runtime=str(runtime))
     try:
         await km.start_kernel(cwd=cwd, env=env, extra_arguments=["--HistoryManager.enabled=False"],
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -78,6 +101,14 @@ async def start_kernel(run_dir: str, run_token: str) -> Kernel:
     return kernel
 
 
+def results_folder(kernel: Kernel) -> str:
+    """A new private folder the kernel can write the grader's results to, and nobody else can read."""
+    folder = os.path.join(kernel.results_root, os.urandom(8).hex())
+    os.makedirs(folder, mode=0o700)
+    sandbox.hand_over(Path(folder), kernel.uid)
+    return folder
+
+
 async def stop_kernel(kernel: Kernel) -> None:
     """Kill the kernel and everything it started, then remove its connection file and folder."""
     try:
@@ -90,7 +121,10 @@ async def stop_kernel(kernel: Kernel) -> None:
             kernel.km.cleanup_resources()
     finally:
         shutil.rmtree(kernel.cwd, ignore_errors=True)
-        Path(kernel.km.connection_file).unlink(missing_ok=True)
+        if kernel.runtime:
+            shutil.rmtree(kernel.runtime, ignore_errors=True)
+        elif kernel.km.connection_file:
+            Path(kernel.km.connection_file).unlink(missing_ok=True)
         reap_orphans()
 
 

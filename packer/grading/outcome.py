@@ -26,6 +26,7 @@ class Outcome:
     late: bool = False
     written: list[dict] = field(default_factory=list)  # open written answers: {"question", "answer"}
     checks_version: str = ""
+    containment: str = ""  # how the kernel that ran it was contained (see Options.containment)
 
     @property
     def score(self) -> int:

@@ -43,12 +43,12 @@ def peak_memory_mb() -> float:
 
 
 # --- the worker side ---------------------------------------------------------------------------------------
-def _worker(conn: Any, options: Options) -> None:
+def _worker(conn: Any, options: Options, slot: int) -> None:
     """Grade each submission the grader sends until it sends None; reply with the row (and peak memory)."""
     signal.signal(signal.SIGINT, lambda *_: None)  # Ctrl-C is the grader's to handle; it will SIGTERM us
     signal.signal(signal.SIGTERM, _die)
     become_subreaper()
-    asyncio.run(_worker_loop(conn, options))
+    asyncio.run(_worker_loop(conn, options, slot))
 
 
 def _die(*_: Any) -> None:
@@ -58,19 +58,28 @@ def _die(*_: Any) -> None:
     os._exit(143)
 
 
-async def _worker_loop(conn: Any, options: Options) -> None:
+async def _worker_loop(conn: Any, options: Options, slot: int) -> None:
     loop = asyncio.get_running_loop()
     warm: asyncio.Task | None = None
+    started = 0
+
+    def start() -> asyncio.Task:
+        # Two kernels per worker can be alive at once (the current one and the next, warming up): give
+        # each of the two its own contained user, so one kernel's processes never count against another's.
+        nonlocal started
+        started += 1
+        return asyncio.create_task(start_kernel(options.run_dir, options.run_token, options.limits,
+                                                2 * slot + started % 2))
 
     async def take_kernel():
         nonlocal warm
         if warm is None:
-            warm = asyncio.create_task(start_kernel(options.run_dir, options.run_token))
+            warm = start()
         current, warm = warm, None
         try:
             kernel = await current
         finally:
-            warm = asyncio.create_task(start_kernel(options.run_dir, options.run_token))
+            warm = start()
         return kernel
 
     readable = asyncio.Event()
@@ -115,13 +124,13 @@ class Pool:
     def __init__(self, jobs: int, options: Options):
         self.options = options
         self.context = multiprocessing.get_context("spawn")
-        self.workers = [self._start() for _ in range(jobs)]
+        self.workers = [self._start(slot) for slot in range(jobs)]
         self.retired: list[Worker] = []
         self.worker_peak_mb = 0.0
 
-    def _start(self) -> Worker:
+    def _start(self, slot: int) -> Worker:
         parent, child = self.context.Pipe()
-        process = self.context.Process(target=_worker, args=(child, self.options), daemon=True)
+        process = self.context.Process(target=_worker, args=(child, self.options, slot), daemon=True)
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:  # born ignoring Ctrl-C, so one that comes while it starts up prints no traceback
@@ -148,7 +157,8 @@ class Pool:
                         worker.conn.send(None)  # it stops its warm kernel and exits; joined at close
                         self.retired.append(worker)
                     if not worker.process.is_alive() or worker in self.retired:
-                        self.workers[self.workers.index(worker)] = worker = self._start()
+                        slot = self.workers.index(worker)  # the new worker's kernels keep the slot's user ids
+                        self.workers[slot] = worker = self._start(slot)
                     self._hand_out(worker, todo)
 
     def _hand_out(self, worker: Worker, todo: Any) -> None:

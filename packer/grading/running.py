@@ -22,7 +22,8 @@ from typing import Any
 
 import nbformat
 
-from packer.grading.kernels import Kernel, stop_kernel
+from packer.grading.kernels import Kernel, results_folder, stop_kernel
+from packer.grading.sandbox import Limits
 from packer.grading.outcome import NOT_GRADED, Outcome, not_graded
 from packer.grading.submissions import Submission, digest, parse_stripped, read_bytes
 
@@ -54,6 +55,14 @@ class Options:
     lesson: str = ""  # for every notebook that does not record its own
     run_dir: str = ""  # the grading run's temporary folder (kernels, connection files, results)
     run_token: str = ""
+    limits: Limits | None = None  # None: kernels run uncontained (--sandbox off, or unavailable)
+
+    @property
+    def containment(self) -> str:
+        """What the gradebook records about how each kernel was contained."""
+        if self.limits is None:
+            return "none: the kernel ran with the grader's own rights"
+        return f"bubblewrap (no network, private /tmp, own folder only); {self.limits.describe()}"
 
 
 # --- reading a notebook ---------------------------------------------------------------------------------------
@@ -223,13 +232,12 @@ async def run_cells(notebook: nbformat.NotebookNode, kernel: Kernel, options: Op
     return run, client
 
 
-async def _run_checks(client: Any, wanted: list, options: Options) -> tuple[dict, list, str, list[str]]:
+async def _run_checks(client: Any, wanted: list, options: Options, kernel: Kernel) -> tuple[dict, list, str, list[str]]:
     """Load the grader's checks in the kernel, check each question, and read back the results file.
 
     Returns (results by qid, tampering flags, '' or the state that stopped it, qids whose check timed out)."""
     timed_out: list[str] = []
-    private = os.path.join(options.run_dir, "results", os.urandom(8).hex())
-    os.makedirs(private, mode=0o700)
+    private = results_folder(kernel)
     results_path = os.path.join(private, f"{os.urandom(8).hex()}.jsonl")
     setup = nbformat.v4.new_code_cell(
         KERNEL_SOURCE + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {_fingerprints()!r})")
@@ -265,8 +273,21 @@ def _fingerprints() -> dict[str, str]:
     return {name: namespace["_workbook_fingerprint"](name, code_key) for name in FINGERPRINTED}
 
 
-def _cell_errors(notebook: nbformat.NotebookNode, upto: int | None = None) -> list[str]:
-    """One note per cell that raised, naming the cell, its question and the exception."""
+def _limit_hit(ename: str, evalue: str, limits: Limits | None) -> str:
+    """Which containment limit an error shows was reached ('' when none, or when not contained)."""
+    if limits is None:
+        return ""
+    if ename == "MemoryError":
+        return f"the memory limit ({limits.memory >> 20} MiB per kernel)"
+    if "[Errno 27]" in evalue:  # EFBIG: File too large
+        return f"the file size limit ({limits.file_size >> 20} MiB per file)"
+    if "[Errno 11]" in evalue:  # EAGAIN from fork or a new thread
+        return f"the process limit ({limits.processes} processes and threads per kernel)"
+    return ""
+
+
+def _cell_errors(notebook: nbformat.NotebookNode, upto: int | None = None, limits: Limits | None = None) -> list[str]:
+    """One note per cell that raised, naming the cell, its question and the exception (and the limit it hit)."""
     notes = []
     for index, cell in enumerate(notebook.cells[:upto]):
         for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
@@ -279,8 +300,10 @@ def _cell_errors(notebook: nbformat.NotebookNode, upto: int | None = None) -> li
                 notes.append(f"{describe_cell(notebook, index)} called input(): reading from stdin is not allowed "
                              "while grading, so the call failed at once")
             else:
+                limit = _limit_hit(out.get("ename", ""), str(out.get("evalue", "")), limits)
                 notes.append(f"{describe_cell(notebook, index)} raised "
-                             f"{out.get('ename')}: {str(out.get('evalue', ''))[:200]}")
+                             f"{out.get('ename')}: {str(out.get('evalue', ''))[:200]}"
+                             + (f" (it reached {limit})" if limit else ""))
     return notes
 
 
@@ -333,6 +356,7 @@ async def grade_submission(submission: Submission, options: Options, take_kernel
         return outcome
     if own and own != lesson:
         outcome.notes.append(f"the notebook says it is lesson {own}; graded as {lesson} (--lesson)")
+    outcome.containment = options.containment
     kernel = await take_kernel()
     try:
         run, client = await run_cells(notebook, kernel, options, outcome.notes)
@@ -351,12 +375,12 @@ async def grade_submission(submission: Submission, options: Options, take_kernel
         for index in sorted(getattr(client, "truncated", ())):
             outcome.notes.append(f"cell {index + 1} printed more than {OUTPUT_LIMIT:,} characters; "
                                  "the rest was dropped")
-        outcome.notes += _cell_errors(notebook, run.stopped_at if stopped else None)
+        outcome.notes += _cell_errors(notebook, run.stopped_at if stopped else None, options.limits)
         wanted = [q for q in questions(lesson) if not options.questions or q.qid in options.questions]
         results: dict[str, dict] = {}
         checks_state, slow = "", []
         if client is not None:
-            results, flags, checks_state, slow = await _run_checks(client, wanted, options)
+            results, flags, checks_state, slow = await _run_checks(client, wanted, options, kernel)
             outcome.flags += flags
             if checks_state == "kernel died":
                 outcome.notes.append("the kernel died while the grader's checks ran, after the notebook's last "

@@ -69,7 +69,11 @@ def detached_child(marker: Path, how: str) -> nbformat.NotebookNode:
 
 @pytest.fixture(scope="module")
 def gradebook(tmp_path_factory):
-    """Grade a class made of every kind of submission; return (rows by file name, output folder, inputs, ...)."""
+    """Grade a class made of every kind of submission; return (rows by file name, output folder, inputs, ...).
+
+    Uncontained (--sandbox off), so that the grader's own safety nets are what is tested: killing each
+    kernel's whole process tree and noticing a submission another one changed. tests/grading/
+    test_containment.py grades hostile notebooks contained, where neither can happen at all."""
     folder = tmp_path_factory.mktemp("class")
     marks = tmp_path_factory.mktemp("marks")
     for kind in KINDS:
@@ -78,7 +82,8 @@ def gradebook(tmp_path_factory):
     for number, (qid, _, function) in enumerate(LESSON_01_MUTANTS):
         path = folder / f"mutant{number:02d}-{qid}.ipynb"
         path.write_text(nbformat.writes(mutant_notebook(qid, function)))
-    for lesson in ("01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "05_counting_units"):
+    for lesson in ("01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "05_counting_units",
+                   "06_policies"):
         (folder / f"solution-{lesson}.ipynb").write_bytes((ROOT / "solutions" / f"{lesson}.ipynb").read_bytes())
         (folder / f"exercise-{lesson}.ipynb").write_bytes((ROOT / "exercises" / f"{lesson}.ipynb").read_bytes())
     for how, name in (("new session", "detaches"), ("double fork", "double-forks")):
@@ -90,7 +95,7 @@ def gradebook(tmp_path_factory):
     before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
     out = tmp_path_factory.mktemp("grades")
     run = subprocess.run([sys.executable, "-m", "packer.grading", str(folder), "--out", str(out), "--jobs", "2",
-                          "--timeout", str(TIMEOUT)], capture_output=True, text=True, timeout=900)
+                          "--timeout", str(TIMEOUT), "--sandbox", "off"], capture_output=True, text=True, timeout=900)
     finished = time.monotonic()
     assert run.returncode == 0, run.stderr
     data = json.loads((out / "grades.json").read_text())

@@ -1,0 +1,160 @@
+"""Contain a submission's kernel: bubblewrap namespaces plus per-kernel resource limits (Linux).
+
+A contained kernel runs under `bwrap` (Debian's `bubblewrap`) with:
+- no network (its own network namespace; the grader talks to it over ZMQ's `ipc` transport, Unix sockets
+  in a runtime folder both sides see, because loopback TCP does not cross the namespace);
+- a read-only view of the system (/usr, /etc) and of the Python environment, and of the grader's own
+  `packer` package; nothing else of the host's file system: not the instructor's home, not other
+  submissions, not the gradebook;
+- a private /tmp and /dev/shm, its own process ids, and one writable working folder for this submission;
+- resource limits set with setrlimit through `prlimit` (util-linux): address space, processes, file size
+  and CPU time. When the grader runs as root, each job slot's kernel also runs as a user id of its own
+  (61000 + slot), so the process limit counts that kernel's processes only (RLIMIT_NPROC counts per user
+  and does not apply to root).
+
+`probe()` says why containment is not available here (None when it is); the grader's `--sandbox auto`
+then grades uncontained with a warning, and `--sandbox required` refuses.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+SLOT_UID_BASE = 61000  # kernel user ids when the grader runs as root: one per job slot
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-kernel resource limits (bytes, processes, seconds)."""
+
+    memory: int = 2 << 30
+    processes: int = 64
+    file_size: int = 100 << 20
+    cpu_seconds: int = 600
+
+    def __post_init__(self) -> None:
+        for name in ("memory", "processes", "file_size", "cpu_seconds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"{name}: expected a positive integer, got {value!r}")
+
+    def describe(self) -> str:
+        """The limits as a gradebook records them."""
+        return (f"memory {self.memory >> 20} MiB, processes {self.processes}, "
+                f"file size {self.file_size >> 20} MiB, CPU {self.cpu_seconds} s")
+
+
+def _tool(name: str) -> str | None:
+    return shutil.which(name)
+
+
+def probe() -> str | None:
+    """None when a contained process can start here, else the reason it cannot (for a warning)."""
+    if not sys.platform.startswith("linux"):
+        return f"containment needs Linux (bubblewrap); this is {sys.platform}"
+    for name, package in (("bwrap", "bubblewrap"), ("prlimit", "util-linux")):
+        if _tool(name) is None:
+            return f"{name} not found: install Debian's {package} package"
+    try:
+        run = subprocess.run([_tool("bwrap"), "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
+                              "--proc", "/proc", "--dev", "/dev", "true"],
+                             capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap could not start: {error}"
+    if run.returncode != 0:
+        return f"bwrap cannot create namespaces here: {run.stderr.strip() or run.returncode}"
+    return None
+
+
+def _readable_paths(package_dir: Path) -> list[str]:
+    """What a kernel may read: the system, the Python environment, the grader's packer package."""
+    paths = ["/usr", "/etc", "/opt", sys.base_prefix, sys.prefix, str(package_dir)]
+    seen: list[str] = []
+    for path in paths:
+        real = os.path.realpath(path)
+        if os.path.isdir(real) and real not in seen and not any(real.startswith(p + os.sep) for p in seen):
+            seen.append(real)
+    return seen
+
+
+def _ancestors(paths: list[str]) -> list[str]:
+    """The folders above each path, parents first (without / itself)."""
+    found: set[str] = set()
+    for path in paths:
+        found.update(str(parent) for parent in Path(path).parents if str(parent) != "/")
+    return sorted(found, key=lambda folder: (folder.count("/"), folder))
+
+
+def kernel_uid(slot: int) -> int | None:
+    """The user id a slot's kernel runs as: its own when the grader is root, else the grader's (None)."""
+    return SLOT_UID_BASE + slot if os.geteuid() == 0 else None
+
+
+def command_prefix(*, workdir: Path, runtime: Path, package_dir: Path, limits: Limits,
+                   uid: int | None) -> list[str]:
+    """The words to put before a kernel's command line to run it contained."""
+    prefix = [_tool("prlimit") or "prlimit", f"--as={limits.memory}", f"--fsize={limits.file_size}",
+              f"--cpu={limits.cpu_seconds}", "--core=0"]
+    if uid is not None:
+        prefix += [f"--nproc={limits.processes}"]
+    # As root, bwrap mounts with root's rights (it can reach a Python under /root), then setpriv drops to
+    # the slot's own user inside; otherwise bwrap makes a user namespace and the kernel keeps the caller's id.
+    namespaces = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if uid is None:
+        namespaces = ["--unshare-all"]
+    prefix += ["--", _tool("bwrap") or "bwrap", *namespaces, "--die-with-parent", "--new-session"]
+    readable = _readable_paths(package_dir)
+    made = _ancestors(readable)
+    for folder in made:  # bwrap would make them 0700, closed to the kernel's user
+        prefix += ["--perms", "0755", "--dir", folder]
+    for path in readable:
+        prefix += ["--ro-bind", path, path]
+    for name in ("bin", "sbin", "lib", "lib64"):  # merged-/usr symlinks, where the host has them
+        if os.path.islink(f"/{name}"):
+            prefix += ["--symlink", os.readlink(f"/{name}"), f"/{name}"]
+    prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp",
+               "--perms", "1777", "--tmpfs", "/dev/shm"]
+    for folder in _ancestors([str(runtime), str(workdir)]):
+        if folder not in made and folder not in ("/tmp", "/dev/shm"):
+            prefix += ["--perms", "0755", "--dir", folder]
+    prefix += ["--bind", str(runtime), str(runtime), "--bind", str(workdir), str(workdir),
+               "--chdir", str(workdir), "--setenv", "HOME", str(workdir), "--setenv", "TMPDIR", "/tmp",
+               "--setenv", "JPY_PARENT_PID", "1",  # in its own pid namespace the parent's pid means nothing
+               "--"]
+    if uid is not None:
+        prefix += [_tool("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                   "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
+    return prefix
+
+
+def hand_over(path: Path, uid: int | None) -> None:
+    """Let a slot's kernel user own a folder the grader made for it (no-op when not switching users)."""
+    if uid is not None:
+        os.chown(path, uid, uid)
+
+
+def contained_kernel_manager(*, workdir: Path, runtime: Path, package_dir: Path, limits: Limits,
+                             uid: int | None, **kwargs: object):
+    """An AsyncKernelManager (ipc transport, sockets in `runtime`) whose kernel starts contained."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    prefix = command_prefix(workdir=workdir, runtime=runtime, package_dir=package_dir, limits=limits, uid=uid)
+
+    class ContainedKernelManager(AsyncKernelManager):
+        def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+            command = super().format_kernel_cmd(extra_arguments)
+            if uid is not None and self.connection_file:  # the kernel user must read its connection file
+                os.chown(self.connection_file, uid, uid)
+            return prefix + command
+
+    manager = ContainedKernelManager(transport="ipc", ip=str(runtime / "kernel"),
+                                     connection_file=str(runtime / "connection.json"), **kwargs)
+    # A SIGINT would reach bwrap, not the kernel (and end both): interrupt with a message on the control
+    # channel instead, which ipykernel turns into a SIGINT to itself inside the sandbox.
+    manager.kernel_spec.interrupt_mode = "message"
+    return manager
