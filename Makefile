@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lab test mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade clean
+.PHONY: venv lab test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade clean
 
 # Reinstall only when pyproject.toml is newer than the last install.
 $(STAMP): pyproject.toml
@@ -23,8 +23,13 @@ LAB_CONFIG := $(CURDIR)/jupyter-config
 lab: $(STAMP)
 	JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" $(BIN)/jupyter lab $(ALLOW_ROOT)
 
-test: $(STAMP)
+test: $(STAMP) lint
 	$(BIN)/python -m pytest
+
+# Lint and format check (ruff, configured in pyproject.toml): the package, the tests and the notebooks.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # Mutation testing of the packer core against its unit tests (minutes; not part of `make test`).
 # Scratch copies only: the working tree is never changed. Explained equivalents: tests/mutation/equivalent.toml.
