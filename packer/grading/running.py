@@ -180,7 +180,7 @@ async def _run_cell(client: Any, cell: Any, index: int, timeout: float) -> str:
         await asyncio.wait_for(client.async_execute_cell(cell, index), timeout=client.timeout + 10)
     except DeadKernelError:  # the client stopped hearing it: dead, or alive but not answering any more
         return "timeout" if await client.km.is_alive() else "kernel died"
-    except asyncio.TimeoutError:  # the interrupt did not stop it (e.g. it caught KeyboardInterrupt)
+    except TimeoutError:  # the interrupt did not stop it (e.g. it caught KeyboardInterrupt)
         return "timeout"
     if not await client.km.is_alive():
         return "kernel died"
@@ -263,7 +263,7 @@ async def _run_checks(client: Any, wanted: list, options: Options, kernel: Kerne
     return {r["qid"]: r for r in records[1:]}, records[0]["flags"], state, timed_out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fingerprints() -> dict[str, str]:
     """The code digests the kernel will compute for FINGERPRINTED, taken in the grader's own clean process."""
     from packer.checking import code_key

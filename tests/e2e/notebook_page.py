@@ -32,13 +32,13 @@ class NotebookPage:
         self.notebook = nbformat.read(lab.root / path, as_version=4)
 
     @classmethod
-    def open(cls, page, lab, path: str, workspace: str) -> "NotebookPage":
+    def open(cls, page, lab, path: str, workspace: str) -> NotebookPage:
         """Go to the notebook's lab URL in a workspace of its own and wait until it is shown."""
         page.goto(lab.url(path, workspace))
         return cls.attach(page, lab, path)
 
     @classmethod
-    def attach(cls, page, lab, path: str) -> "NotebookPage":
+    def attach(cls, page, lab, path: str) -> NotebookPage:
         """The notebook the page shows now (after a link or a redirect), once every cell is in the page."""
         notebook = cls(page, lab, path)
         notebook.wait_until_shown()
