@@ -48,9 +48,9 @@ def _workbook_grader_setup(root, results_path, fingerprints):
         if seen is None:
             continue
         for attribute, value in sorted(vars(module).items()):
-            if isinstance(value, _types.FunctionType) and is_packer(value.__module__ or ""):
-                if checks.code_key(getattr(seen, attribute, None)) != checks.code_key(value):
-                    flags.append(f"the notebook replaced {name}.{attribute}")
+            if (isinstance(value, _types.FunctionType) and is_packer(value.__module__ or "")
+                    and checks.code_key(getattr(seen, attribute, None)) != checks.code_key(value)):
+                flags.append(f"the notebook replaced {name}.{attribute}")
     checks.forbid_copies(saved.values())  # the notebook's own import of the references stays uncredited
     namespace = get_ipython().user_ns  # noqa: F821 (the kernel provides get_ipython)
     user_check = namespace.get("check")

@@ -21,6 +21,7 @@ import psutil
 
 from packer.grading import sandbox
 from packer.grading.sandbox import Limits
+import contextlib
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # the grader's own packer: the only project code a kernel sees
 
@@ -51,10 +52,8 @@ class Kernel:
 
 def become_subreaper() -> None:
     """Make processes orphaned below this one its children (Linux), so none can slip away unseen."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # not Linux: the environment tokens still find them
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: the environment tokens still find them
-        pass
 
 
 async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = None, slot: int = 0) -> Kernel:
@@ -157,15 +156,11 @@ def tokened(variable: str, value: str) -> set[psutil.Process]:
 def kill_processes(processes: set[psutil.Process]) -> None:
     """SIGKILL each process (stopped first, so none can start another meanwhile)."""
     for process in processes:
-        try:
+        with contextlib.suppress(psutil.Error):
             process.send_signal(signal.SIGSTOP)
-        except psutil.Error:
-            pass
     for process in processes:
-        try:
+        with contextlib.suppress(psutil.Error):
             process.kill()
-        except psutil.Error:
-            pass
     psutil.wait_procs(list(processes), timeout=3)
 
 

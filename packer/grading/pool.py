@@ -26,6 +26,7 @@ from packer.grading.kernels import KERNEL_TOKEN, RUN_TOKEN, become_subreaper, ki
 from packer.grading.outcome import Outcome
 from packer.grading.running import Options, error_outcome, grade_submission
 from packer.grading.submissions import Submission
+import contextlib
 
 
 def peak_memory_mb() -> float:
@@ -100,10 +101,8 @@ async def _worker_loop(conn: Any, options: Options, slot: int) -> None:
     finally:
         loop.remove_reader(conn.fileno())
         if warm is not None:
-            try:
+            with contextlib.suppress(Exception):
                 await stop_kernel(await warm)
-            except Exception:
-                pass
 
 
 # --- the grader side ---------------------------------------------------------------------------------------
@@ -182,10 +181,8 @@ class Pool:
         sure nothing of this run is left running."""
         for worker in self.workers:
             if not interrupted and worker.process.is_alive():
-                try:
+                with contextlib.suppress(OSError):
                     worker.conn.send(None)
-                except OSError:
-                    pass
         for worker in self.retired + self.workers:
             if interrupted:
                 worker.process.terminate()

@@ -301,7 +301,7 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
 """)["assemble_context"]
     scribbled = check("q1.1", scribbling)
     assert scribbled.status == FAILED and scribbled.actual.startswith("changed its input: chunks became"), str(scribbled)
-    assert packer.checking.bank.EXAMPLE == example
+    assert example == packer.checking.bank.EXAMPLE
     assert scribbled.counterexample == f"assemble_context({example!r}, 100)", "the input line shows the untouched input"
 
     reversing = learner(ASSEMBLE + """
@@ -311,7 +311,7 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     return _whole(chunks, max_tokens, separator)
 """)["assemble_context"]
     result = check("q1.1", reversing)
-    assert result.status == FAILED and packer.checking.bank.EXAMPLE == example
+    assert result.status == FAILED and example == packer.checking.bank.EXAMPLE
     # the input line is the untouched input: pasting it into a cell reproduces the expected line
     assert repr(eval(result.counterexample, {"assemble_context": packer.assemble_context})) == result.expected
 
