@@ -443,7 +443,7 @@ def _resolved_globals(answer: Any) -> list[Any]:
 
 def _cell_is_set(cell: Any) -> bool:
     try:
-        cell.cell_contents
+        _ = cell.cell_contents  # reading an empty cell raises
     except ValueError:
         return False
     return True

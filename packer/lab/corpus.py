@@ -97,8 +97,12 @@ def _po_messages(path: Path) -> list[tuple[str, str]]:
             if current["msgid"] and current["msgstr"]:
                 pairs.append((current["msgid"], current["msgstr"]))
             current, key = {"msgid": "", "msgstr": ""}, None
-    unescape = lambda s: s.replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\")
-    return [(unescape(a), unescape(b)) for a, b in pairs if a and b]
+    return [(_unescape_po(a), _unescape_po(b)) for a, b in pairs if a and b]
+
+
+def _unescape_po(text: str) -> str:
+    """A .po string's escapes (newline, quote, backslash) as the characters they stand for."""
+    return text.replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\")
 
 
 def ui_messages() -> tuple[Sample, Sample]:

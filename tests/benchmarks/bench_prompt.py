@@ -61,7 +61,10 @@ def best_ms(run, repeat: int) -> float:
 def main() -> None:
     """Print the table: time (ms) and characters encoded by full, fast and floor, per number of candidates."""
     count = bpe("cl100k_base")
-    learner = lambda text: count(text)  # any other callable: pack_prompt re-measures the whole prompt
+
+    def learner(text: str) -> int:  # any other callable: pack_prompt re-measures the whole prompt
+        return count(text)
+
     print(f"{'passages':>8} {'chosen':>6} {'full ms':>9} {'fast ms':>8} {'floor ms':>8} {'full/fast':>9} "
           f"{'fast/floor':>10} {'full chars':>11} {'fast chars':>10} {'floor chars':>11}")
     for n in SIZES:
@@ -70,9 +73,9 @@ def main() -> None:
         assert fast == pack_prompt(QUESTION, passages, LIMIT, learner), "fast and full paths must agree"
         assert count(fast[2]) <= LIMIT
         repeat = 3 if n <= 1000 else 1
-        full_ms = best_ms(lambda: pack_prompt(QUESTION, passages, LIMIT, learner), repeat)
-        fast_ms = best_ms(lambda: pack_prompt(QUESTION, passages, LIMIT, count), 5)
-        floor_ms = best_ms(lambda: [count(text) for _, text in passages], 5)
+        full_ms = best_ms(lambda p=passages: pack_prompt(QUESTION, p, LIMIT, learner), repeat)
+        fast_ms = best_ms(lambda p=passages: pack_prompt(QUESTION, p, LIMIT, count), 5)
+        floor_ms = best_ms(lambda p=passages: [count(text) for _, text in p], 5)
         full_chars, fast_chars = characters_encoded(passages, False), characters_encoded(passages, True)
         floor_chars = sum(len(text) for _, text in passages)
         print(f"{n:>8} {len(fast[0]):>6} {full_ms:>9.1f} {fast_ms:>8.2f} {floor_ms:>8.2f} {full_ms / fast_ms:>9.0f} "

@@ -139,7 +139,7 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, sc
         wait_for_text(readout, str(value))
         wait_for_text(text, explorer.expected(value))
         if explorer.figure:  # the explorer prints its text first, then displays the new figure
-            wait_until(lambda: figure.count() == 1 and figure.get_attribute("src") != before,
+            wait_until(lambda figure=figure, before=before: figure.count() == 1 and figure.get_attribute("src") != before,
                        "the figure was not redrawn for the new value")
             assert figure.evaluate("img => img.complete && img.naturalWidth > 0"), "the new figure did not load"
         notebook.screenshot(cell, screenshots / f"{lesson}-explorer-{number}.png")
@@ -152,7 +152,7 @@ def check_controls(cell, explorer: Explorer) -> None:
               ".widget-textarea": explorer.textareas, explorer.output: 1,
               ".widget-output img": 1 if explorer.figure else 0}
     for selector, count in wanted.items():
-        wait_until(lambda: cell.locator(selector).count() == count,
+        wait_until(lambda selector=selector, count=count: cell.locator(selector).count() == count,
                    f"{explorer.cell}: the page does not show {count} of {selector}")
 
 

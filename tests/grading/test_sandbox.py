@@ -20,12 +20,13 @@ from packer.grading import sandbox
 REASON = sandbox.probe()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"containment unavailable: {REASON}")
 PACKAGE_DIR = Path(sandbox.__file__).resolve().parents[1]
+DEFAULT_LIMITS = sandbox.Limits()
 
 
 class ContainedKernel:
     """A contained kernel in a fresh working folder, driven synchronously for tests."""
 
-    def __init__(self, limits: sandbox.Limits = sandbox.Limits(), slot: int = 0):
+    def __init__(self, limits: sandbox.Limits = DEFAULT_LIMITS, slot: int = 0):
         self.base = Path(tempfile.mkdtemp(prefix="workbook-sandbox-test-"))
         self.runtime, self.workdir = self.base / "runtime", self.base / "work"
         self.uid = sandbox.kernel_uid(slot)

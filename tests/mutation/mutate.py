@@ -151,7 +151,7 @@ class _Sites(ast.NodeTransformer):
             replacements += list(_return_constants(node, self.scope[-1][1]))
         for operator, replacement in replacements:
             index = len(self.found)
-            line = getattr(node, "lineno", None) or getattr(node, "target").lineno  # comprehensions have no line
+            line = getattr(node, "lineno", None) or node.target.lineno  # comprehensions have no line
             function = self.scope[-1][0] if self.scope else "<module>"
             self.found.append((line, function, operator, ast.unparse(node), ast.unparse(replacement)))
             if index == self.chosen:
