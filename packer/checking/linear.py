@@ -35,7 +35,7 @@ def passages(n: int) -> list[tuple[str, str]]:
 
 def roomy_limit(n: int) -> int:
     """A byte limit that keeps every one of n passages (the most work a packer can be asked to do)."""
-    return 9 + sum(len(f"[{key}] {text}\n".encode()) for key, text in passages(n))
+    return 9 + sum(len(f"[{key}] {text}\n".encode("utf-8")) for key, text in passages(n))
 
 
 def encoded_characters(answer: Callable[..., Any], args: tuple) -> int:

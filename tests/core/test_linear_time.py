@@ -46,7 +46,7 @@ def input_characters(passages) -> int:
 
 def test_encode_log_sees_str_encode_calls():
     with encode_log() as sizes:
-        _ = b"abc"  # a bytes literal encodes nothing
+        "abc".encode("utf-8")
         str.encode("hello", "utf-8")
     assert sizes == [3, 5]
 
