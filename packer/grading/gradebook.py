@@ -53,14 +53,18 @@ def open_gradebook(out: Path) -> Gradebook | None:
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out: {out} is a file; give a folder for grades.csv, grades.json and feedback/")
     if not out.exists() and out.suffix.lower() in FILE_LIKE:
-        raise ValueError(f"--out: {out} looks like a file name; --out is the folder that will hold grades.csv, "
-                         "grades.json and feedback/")
+        raise ValueError(
+            f"--out: {out} looks like a file name; --out is the folder that will hold grades.csv, "
+            "grades.json and feedback/"
+        )
     if not out.exists() or not any(out.iterdir()):
         return None
     data = _read_ours(out / "grades.json")
     if data is None:
-        raise ValueError(f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
-                         "or empty folder (nothing in it was changed)")
+        raise ValueError(
+            f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
+            "or empty folder (nothing in it was changed)"
+        )
     book = data.get("gradebook", {})
     root = Path(book["root"]) if "root" in book else None
     rows = {r["submission"]: from_row(r) for r in data["submissions"]} if data.get("format") == FORMAT else {}
@@ -72,8 +76,13 @@ def _read_ours(path: Path) -> dict | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and "checks_version" in data.get("grader", {}) \
-        and isinstance(data.get("submissions"), list) else None
+    return (
+        data
+        if isinstance(data, dict)
+        and "checks_version" in data.get("grader", {})
+        and isinstance(data.get("submissions"), list)
+        else None
+    )
 
 
 # --- rows as data ---------------------------------------------------------------------------------------------
@@ -82,27 +91,65 @@ def to_row(o: Outcome) -> dict[str, Any]:
     from packer.grading.reports import result_text
 
     return {
-        "submission": o.name, "learner": o.learner, "late": o.late, "sha256": o.sha256, "lesson": o.lesson,
-        "status": o.status, "score": o.score, "max_score": o.max_score, "flags": o.flags, "notes": o.notes,
+        "submission": o.name,
+        "learner": o.learner,
+        "late": o.late,
+        "sha256": o.sha256,
+        "lesson": o.lesson,
+        "status": o.status,
+        "score": o.score,
+        "max_score": o.max_score,
+        "flags": o.flags,
+        "notes": o.notes,
         "output": "\n".join([f"status: {o.status}"] + o.flags + o.notes),
-        "checks_version": o.checks_version, "containment": o.containment, "written": o.written,
-        "tests": [{"name": f"{r['qid']} {r['name']}", "function": r["name"], "qid": r["qid"], "status": r["status"],
-                   "score": r["points"], "max_score": r["max_points"], "output": result_text(r),
-                   **{k: r.get(k) for k in RESULT_FIELDS if k not in ("qid", "name", "status", "points",
-                                                                      "max_points")}} for r in o.results],
+        "checks_version": o.checks_version,
+        "containment": o.containment,
+        "written": o.written,
+        "tests": [
+            {
+                "name": f"{r['qid']} {r['name']}",
+                "function": r["name"],
+                "qid": r["qid"],
+                "status": r["status"],
+                "score": r["points"],
+                "max_score": r["max_points"],
+                "output": result_text(r),
+                **{k: r.get(k) for k in RESULT_FIELDS if k not in ("qid", "name", "status", "points", "max_points")},
+            }
+            for r in o.results
+        ],
     }
 
 
 def from_row(row: dict[str, Any]) -> Outcome:
     """The Outcome a grades.json row was written from."""
-    results = [{"qid": t["qid"], "name": t.get("function", t["name"].split(" ", 1)[-1]), "status": t["status"],
-                "points": t["score"], "max_points": t["max_score"],
-                **{k: t.get(k) for k in ("detail", "counterexample", "expected", "actual")}, "tried": t.get("tried", 0)}
-               for t in row.get("tests", [])]
-    return Outcome(row["submission"], "", row.get("sha256", ""), row.get("lesson", ""), row["status"], results,
-                   list(row.get("flags", [])), list(row.get("notes", [])), row.get("learner", ""),
-                   bool(row.get("late", False)), list(row.get("written", [])), row.get("checks_version", ""),
-                   row.get("containment", ""))
+    results = [
+        {
+            "qid": t["qid"],
+            "name": t.get("function", t["name"].split(" ", 1)[-1]),
+            "status": t["status"],
+            "points": t["score"],
+            "max_points": t["max_score"],
+            **{k: t.get(k) for k in ("detail", "counterexample", "expected", "actual")},
+            "tried": t.get("tried", 0),
+        }
+        for t in row.get("tests", [])
+    ]
+    return Outcome(
+        row["submission"],
+        "",
+        row.get("sha256", ""),
+        row.get("lesson", ""),
+        row["status"],
+        results,
+        list(row.get("flags", [])),
+        list(row.get("notes", [])),
+        row.get("learner", ""),
+        bool(row.get("late", False)),
+        list(row.get("written", [])),
+        row.get("checks_version", ""),
+        row.get("containment", ""),
+    )
 
 
 def to_csv(outcomes: list[Outcome]) -> str:
@@ -113,8 +160,19 @@ def to_csv(outcomes: list[Outcome]) -> str:
     writer.writerow(["submission", "learner", "late", "lesson", "status", *qids, "total", "max", "flags"])
     for o in outcomes:
         points = {r["qid"]: r["points"] for r in o.results}
-        writer.writerow([o.name, o.learner, "late" if o.late else "", o.lesson, o.status,
-                         *[points.get(q, "") for q in qids], o.score, o.max_score, "; ".join(o.flags)])
+        writer.writerow(
+            [
+                o.name,
+                o.learner,
+                "late" if o.late else "",
+                o.lesson,
+                o.status,
+                *[points.get(q, "") for q in qids],
+                o.score,
+                o.max_score,
+                "; ".join(o.flags),
+            ]
+        )
     return out.getvalue()
 
 
@@ -124,12 +182,22 @@ def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> d
 
     return {
         "format": FORMAT,
-        "grader": {"checks_version": checks_version(), "python": platform.python_version(),
-                   "hypothesis": hypothesis.__version__, "cell_timeout": options.cell_timeout,
-                   "notebook_timeout": options.notebook_timeout, "questions": list(options.questions) or "all",
-                   "lesson": options.lesson or "from each notebook"},
-        "gradebook": {"root": str(book.root or ""), "top": book.top,
-                      "files": files, "skipped": book.skipped, "changed_during_grading": book.changed},
+        "grader": {
+            "checks_version": checks_version(),
+            "python": platform.python_version(),
+            "hypothesis": hypothesis.__version__,
+            "cell_timeout": options.cell_timeout,
+            "notebook_timeout": options.notebook_timeout,
+            "questions": list(options.questions) or "all",
+            "lesson": options.lesson or "from each notebook",
+        },
+        "gradebook": {
+            "root": str(book.root or ""),
+            "top": book.top,
+            "files": files,
+            "skipped": book.skipped,
+            "changed_during_grading": book.changed,
+        },
         "submissions": [to_row(o) for o in sorted(book.rows.values(), key=lambda o: o.name)],
     }
 
@@ -168,8 +236,10 @@ def write_gradebook(book: Gradebook, options: Options, out: Path, previous: Grad
             if (out / name).is_file():
                 stage(f"backup/{name}", (out / name).read_bytes())
         listed = sorted([*names, "grades.json"])
-        stage("grades.json", (json.dumps(to_json(book, options, out, listed), indent=2, ensure_ascii=False)
-                              + "\n").encode("utf-8"))
+        stage(
+            "grades.json",
+            (json.dumps(to_json(book, options, out, listed), indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+        )
     except BaseException:
         for temporary, _ in staged:
             temporary.unlink(missing_ok=True)

@@ -32,8 +32,18 @@ from packer.grading.running import Options, lesson_of, lessons
 from packer.grading.sandbox import Limits, probe
 from packer.grading.submissions import Submission, check_paths, digest, find_submissions, naming_root
 
-__all__ = ["main", "grade_all", "Options", "Outcome", "lesson_of", "checks_version", "feedback_name", "to_csv",
-           "to_markdown", "write_gradebook"]
+__all__ = [
+    "main",
+    "grade_all",
+    "Options",
+    "Outcome",
+    "lesson_of",
+    "checks_version",
+    "feedback_name",
+    "to_csv",
+    "to_markdown",
+    "write_gradebook",
+]
 
 
 # --- checking the command line before any work ----------------------------------------------------------------
@@ -74,10 +84,12 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
     pool = Pool(max(1, min(jobs, len(submissions))), options)
     interrupted = True
     try:
+
         def done(outcome: Outcome) -> None:
             outcomes.append(outcome)
             if progress:
                 progress(outcome)
+
         pool.grade(submissions, done)
         interrupted = False
     finally:
@@ -99,8 +111,11 @@ def complete_rows(outcomes: list[Outcome], options: Options, version: str) -> No
         if outcome.results or not lesson or outcome.status == "unknown lesson":
             continue
         outcome.lesson = lesson
-        outcome.results = [not_graded(q, f"the submission could not be run ({outcome.status})")
-                           for q in questions(lesson) if not options.questions or q.qid in options.questions]
+        outcome.results = [
+            not_graded(q, f"the submission could not be run ({outcome.status})")
+            for q in questions(lesson)
+            if not options.questions or q.qid in options.questions
+        ]
 
 
 def note_changes(submissions: list[Submission], outcomes: dict[str, Outcome]) -> list[str]:
@@ -116,8 +131,10 @@ def note_changes(submissions: list[Submission], outcomes: dict[str, Outcome]) ->
             now = ""
         if now != outcome.sha256:
             what = "was deleted" if not now else f"changed (sha256 {outcome.sha256[:12]}… when read, {now[:12]}… now)"
-            outcome.notes.append(f"the file {what} while the class was being graded; this row grades the version "
-                                 "read at the start; another submission may have written to it")
+            outcome.notes.append(
+                f"the file {what} while the class was being graded; this row grades the version "
+                "read at the start; another submission may have written to it"
+            )
             changed.append(f"{submission.name} {what}")
     return changed
 
@@ -131,6 +148,7 @@ def interrupts_as_keyboard_interrupt():
 
     def stop(*_):
         raise KeyboardInterrupt
+
     previous = signal.signal(signal.SIGTERM, stop)
     try:
         yield
@@ -155,12 +173,19 @@ def make_progress(total: int):
     """A tqdm progress bar on stderr, one step per graded submission."""
     from tqdm import tqdm
 
-    bar = tqdm(total=total, desc="grading", unit="notebook", file=sys.stderr, dynamic_ncols=True,
-               mininterval=0.5 if sys.stderr.isatty() else 5)
+    bar = tqdm(
+        total=total,
+        desc="grading",
+        unit="notebook",
+        file=sys.stderr,
+        dynamic_ncols=True,
+        mininterval=0.5 if sys.stderr.isatty() else 5,
+    )
 
     def step(outcome: Outcome) -> None:
         bar.set_postfix_str(f"{outcome.name[-40:]}: {outcome.status}", refresh=False)
         bar.update(1)
+
     step.bar = bar
     return step
 
@@ -169,21 +194,41 @@ def main(argv: list[str] | None = None) -> int:
     """Grade the submissions and write the gradebook; exit 0 when every row was written, 130 on Ctrl-C."""
     parser = argparse.ArgumentParser(prog="python -m packer.grading", description=__doc__.splitlines()[0])
     parser.add_argument("submissions", nargs="+", help="notebooks, zip archives, or folders searched for both")
-    parser.add_argument("--out", required=True, type=Path, help="gradebook folder: new, empty, or one of ours to update")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: cores)")
+    parser.add_argument(
+        "--out", required=True, type=Path, help="gradebook folder: new, empty, or one of ours to update"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: cores)"
+    )
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds one cell may run (default 10)")
-    parser.add_argument("--notebook-timeout", type=float, default=60.0, help="seconds one notebook may run (default 60)")
+    parser.add_argument(
+        "--notebook-timeout", type=float, default=60.0, help="seconds one notebook may run (default 60)"
+    )
     parser.add_argument("--questions", nargs="*", default=[], help="grade only these question ids (e.g. q1.1)")
     parser.add_argument("--lesson", default="", help="the lesson of notebooks that do not record it (e.g. 01)")
     contain = parser.add_argument_group("containment (each kernel under bubblewrap, with resource limits)")
-    contain.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
-                         help="auto (default): contain when bubblewrap works here, else warn and grade uncontained; "
-                              "required: refuse to grade uncontained; off: never contain")
-    contain.add_argument("--memory-mb", type=int, default=Limits.memory >> 20, help="address space per kernel (default 2048)")
-    contain.add_argument("--max-processes", type=int, default=Limits.processes,
-                         help="processes and threads per kernel (default 64; enforced when grading as root)")
-    contain.add_argument("--max-file-mb", type=int, default=Limits.file_size >> 20, help="largest file a kernel may write (default 100)")
-    contain.add_argument("--cpu-seconds", type=int, default=Limits.cpu_seconds, help="CPU time per kernel (default 600)")
+    contain.add_argument(
+        "--sandbox",
+        choices=("auto", "required", "off"),
+        default="auto",
+        help="auto (default): contain when bubblewrap works here, else warn and grade uncontained; "
+        "required: refuse to grade uncontained; off: never contain",
+    )
+    contain.add_argument(
+        "--memory-mb", type=int, default=Limits.memory >> 20, help="address space per kernel (default 2048)"
+    )
+    contain.add_argument(
+        "--max-processes",
+        type=int,
+        default=Limits.processes,
+        help="processes and threads per kernel (default 64; enforced when grading as root)",
+    )
+    contain.add_argument(
+        "--max-file-mb", type=int, default=Limits.file_size >> 20, help="largest file a kernel may write (default 100)"
+    )
+    contain.add_argument(
+        "--cpu-seconds", type=int, default=Limits.cpu_seconds, help="CPU time per kernel (default 600)"
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0 or args.notebook_timeout <= 0:
         parser.error("--jobs, --timeout and --notebook-timeout must be positive")
@@ -198,9 +243,12 @@ def main(argv: list[str] | None = None) -> int:
         if unavailable and args.sandbox == "required":
             parser.error(f"--sandbox required, but kernels cannot be contained here: {unavailable}")
         if unavailable:
-            print(f"WARNING: grading WITHOUT containment ({unavailable}). Each notebook runs with your own rights: "
-                  "it can read and write your files and use the network. Install bubblewrap, or use "
-                  "--sandbox required to refuse.", file=sys.stderr)
+            print(
+                f"WARNING: grading WITHOUT containment ({unavailable}). Each notebook runs with your own rights: "
+                "it can read and write your files and use the network. Install bubblewrap, or use "
+                "--sandbox required to refuse.",
+                file=sys.stderr,
+            )
             limits = None
     try:
         paths = check_paths(args.submissions)
@@ -252,8 +300,11 @@ def main(argv: list[str] | None = None) -> int:
         if progress is not None:
             progress.bar.close()
         shutil.rmtree(run_dir, ignore_errors=True)
-        print(f"interrupted: every kernel stopped, temporary files removed, nothing written"
-              f"{'; the gradebook in ' + str(args.out) + ' is as it was' if previous else ''}", file=sys.stderr)
+        print(
+            f"interrupted: every kernel stopped, temporary files removed, nothing written"
+            f"{'; the gradebook in ' + str(args.out) + ' is as it was' if previous else ''}",
+            file=sys.stderr,
+        )
         return 130
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -263,9 +314,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: {line}", file=sys.stderr)
     elapsed = time.monotonic() - started
     kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
-    print(f"graded {len(outcomes)} submissions in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
-          f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
-          f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)")
+    print(
+        f"graded {len(outcomes)} submissions in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
+        f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
+        f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)"
+    )
     return 0
 
 

@@ -48,8 +48,11 @@ def _workbook_grader_setup(root, results_path, fingerprints):
         if seen is None:
             continue
         for attribute, value in sorted(vars(module).items()):
-            if (isinstance(value, _types.FunctionType) and is_packer(value.__module__ or "")
-                    and checks.code_key(getattr(seen, attribute, None)) != checks.code_key(value)):
+            if (
+                isinstance(value, _types.FunctionType)
+                and is_packer(value.__module__ or "")
+                and checks.code_key(getattr(seen, attribute, None)) != checks.code_key(value)
+            ):
                 flags.append(f"the notebook replaced {name}.{attribute}")
     checks.forbid_copies(saved.values())  # the notebook's own import of the references stays uncredited
     namespace = get_ipython().user_ns  # noqa: F821 (the kernel provides get_ipython)
@@ -71,8 +74,9 @@ def _workbook_grade_question(qid):
     question = checks.question(qid)
     answer = state["namespace"].get(question.name)
     if answer is None:
-        result = checks.CheckResult(qid, question.name, checks.NOT_ATTEMPTED, 0, question.points,
-                                    detail=f"no {question.name} defined")
+        result = checks.CheckResult(
+            qid, question.name, checks.NOT_ATTEMPTED, 0, question.points, detail=f"no {question.name} defined"
+        )
     else:
         result = checks.run_check(qid, answer)
     with open(state["path"], "a", encoding="utf-8") as out:

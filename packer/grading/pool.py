@@ -21,8 +21,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from packer.grading.kernels import KERNEL_TOKEN, RUN_TOKEN, become_subreaper, kill_processes, start_kernel, \
-    stop_kernel, tokened, tree
+from packer.grading.kernels import (
+    KERNEL_TOKEN,
+    RUN_TOKEN,
+    become_subreaper,
+    kill_processes,
+    start_kernel,
+    stop_kernel,
+    tokened,
+    tree,
+)
 from packer.grading.outcome import Outcome
 from packer.grading.running import Options, error_outcome, grade_submission
 from packer.grading.submissions import Submission
@@ -69,8 +77,9 @@ async def _worker_loop(conn: Any, options: Options, slot: int) -> None:
         # each of the two its own contained user, so one kernel's processes never count against another's.
         nonlocal started
         started += 1
-        return asyncio.create_task(start_kernel(options.run_dir, options.run_token, options.limits,
-                                                2 * slot + started % 2))
+        return asyncio.create_task(
+            start_kernel(options.run_dir, options.run_token, options.limits, 2 * slot + started % 2)
+        )
 
     async def take_kernel():
         nonlocal warm
@@ -173,8 +182,12 @@ class Pool:
             return Outcome(**row)
         except (EOFError, OSError):  # the worker process itself died (killed, out of memory)
             worker.process.join(1)
-            return error_outcome(submission, RuntimeError(
-                f"the grading worker exited (exit code {worker.process.exitcode}) while grading this submission"))
+            return error_outcome(
+                submission,
+                RuntimeError(
+                    f"the grading worker exited (exit code {worker.process.exitcode}) while grading this submission"
+                ),
+            )
 
     def close(self, interrupted: bool = False) -> None:
         """Stop every worker: ask nicely after a normal run, SIGTERM at once after an interrupt; then make

@@ -45,8 +45,10 @@ class Limits:
 
     def describe(self) -> str:
         """The limits as a gradebook records them."""
-        return (f"memory {self.memory >> 20} MiB, processes {self.processes}, "
-                f"file size {self.file_size >> 20} MiB, CPU {self.cpu_seconds} s")
+        return (
+            f"memory {self.memory >> 20} MiB, processes {self.processes}, "
+            f"file size {self.file_size >> 20} MiB, CPU {self.cpu_seconds} s"
+        )
 
 
 def _tool(name: str) -> str | None:
@@ -61,9 +63,25 @@ def probe() -> str | None:
         if _tool(name) is None:
             return f"{name} not found: install Debian's {package} package"
     try:
-        run = subprocess.run([_tool("bwrap"), "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
-                              "--proc", "/proc", "--dev", "/dev", "true"],
-                             capture_output=True, text=True, timeout=20, check=False)
+        run = subprocess.run(
+            [
+                _tool("bwrap"),
+                "--unshare-all",
+                "--die-with-parent",
+                "--ro-bind",
+                "/",
+                "/",
+                "--proc",
+                "/proc",
+                "--dev",
+                "/dev",
+                "true",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"bwrap could not start: {error}"
     if run.returncode != 0:
@@ -95,11 +113,15 @@ def kernel_uid(slot: int) -> int | None:
     return SLOT_UID_BASE + slot if os.geteuid() == 0 else None
 
 
-def command_prefix(*, workdir: Path, runtime: Path, package_dir: Path, limits: Limits,
-                   uid: int | None) -> list[str]:
+def command_prefix(*, workdir: Path, runtime: Path, package_dir: Path, limits: Limits, uid: int | None) -> list[str]:
     """The words to put before a kernel's command line to run it contained."""
-    prefix = [_tool("prlimit") or "prlimit", f"--as={limits.memory}", f"--fsize={limits.file_size}",
-              f"--cpu={limits.cpu_seconds}", "--core=0"]
+    prefix = [
+        _tool("prlimit") or "prlimit",
+        f"--as={limits.memory}",
+        f"--fsize={limits.file_size}",
+        f"--cpu={limits.cpu_seconds}",
+        "--core=0",
+    ]
     if uid is not None:
         prefix += [f"--nproc={limits.processes}"]
     # As root, bwrap mounts with root's rights (it can reach a Python under /root), then setpriv drops to
@@ -117,18 +139,54 @@ def command_prefix(*, workdir: Path, runtime: Path, package_dir: Path, limits: L
     for name in ("bin", "sbin", "lib", "lib64"):  # merged-/usr symlinks, where the host has them
         if os.path.islink(f"/{name}"):
             prefix += ["--symlink", os.readlink(f"/{name}"), f"/{name}"]
-    prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp",
-               "--perms", "1777", "--tmpfs", "/dev/shm"]
+    prefix += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--tmpfs",
+        "/tmp",
+        "--perms",
+        "1777",
+        "--tmpfs",
+        "/dev/shm",
+    ]
     for folder in _ancestors([str(runtime), str(workdir)]):
         if folder not in made and folder not in ("/tmp", "/dev/shm"):
             prefix += ["--perms", "0755", "--dir", folder]
-    prefix += ["--bind", str(runtime), str(runtime), "--bind", str(workdir), str(workdir),
-               "--chdir", str(workdir), "--setenv", "HOME", str(workdir), "--setenv", "TMPDIR", "/tmp",
-               "--setenv", "JPY_PARENT_PID", "1",  # in its own pid namespace the parent's pid means nothing
-               "--"]
+    prefix += [
+        "--bind",
+        str(runtime),
+        str(runtime),
+        "--bind",
+        str(workdir),
+        str(workdir),
+        "--chdir",
+        str(workdir),
+        "--setenv",
+        "HOME",
+        str(workdir),
+        "--setenv",
+        "TMPDIR",
+        "/tmp",
+        "--setenv",
+        "JPY_PARENT_PID",
+        "1",  # in its own pid namespace the parent's pid means nothing
+        "--",
+    ]
     if uid is not None:
-        prefix += [_tool("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
-                   "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
+        prefix += [
+            _tool("setpriv") or "setpriv",
+            f"--reuid={uid}",
+            f"--regid={uid}",
+            "--clear-groups",
+            "--no-new-privs",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--",
+        ]
     return prefix
 
 
@@ -138,8 +196,9 @@ def hand_over(path: Path, uid: int | None) -> None:
         os.chown(path, uid, uid)
 
 
-def contained_kernel_manager(*, workdir: Path, runtime: Path, package_dir: Path, limits: Limits,
-                             uid: int | None, **kwargs: object):
+def contained_kernel_manager(
+    *, workdir: Path, runtime: Path, package_dir: Path, limits: Limits, uid: int | None, **kwargs: object
+):
     """An AsyncKernelManager (ipc transport, sockets in `runtime`) whose kernel starts contained."""
     from jupyter_client.manager import AsyncKernelManager
 
@@ -152,8 +211,9 @@ def contained_kernel_manager(*, workdir: Path, runtime: Path, package_dir: Path,
                 os.chown(self.connection_file, uid, uid)
             return prefix + command
 
-    manager = ContainedKernelManager(transport="ipc", ip=str(runtime / "kernel"),
-                                     connection_file=str(runtime / "connection.json"), **kwargs)
+    manager = ContainedKernelManager(
+        transport="ipc", ip=str(runtime / "kernel"), connection_file=str(runtime / "connection.json"), **kwargs
+    )
     # A SIGINT would reach bwrap, not the kernel (and end both): interrupt with a message on the control
     # channel instead, which ipykernel turns into a SIGINT to itself inside the sandbox.
     manager.kernel_spec.interrupt_mode = "message"

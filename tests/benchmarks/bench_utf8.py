@@ -41,8 +41,9 @@ def main() -> None:
         assert pack_utf8(passages, limit, 16) == pack_utf8_reencoding(passages, limit, 16)
         runs = 5 if n <= 2000 else 1
         fast = min(timeit.repeat(lambda p=passages, b=limit: pack_utf8(p, b, 16), number=1, repeat=runs)) * 1000
-        slow = min(timeit.repeat(lambda p=passages, b=limit: pack_utf8_reencoding(p, b, 16), number=1,
-                                 repeat=runs)) * 1000
+        slow = (
+            min(timeit.repeat(lambda p=passages, b=limit: pack_utf8_reencoding(p, b, 16), number=1, repeat=runs)) * 1000
+        )
         print(f"{n:>9} {total:>9} {fast:>10.2f} {slow:>12.2f} {slow / fast:>6.1f}")
 
 

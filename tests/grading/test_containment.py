@@ -32,8 +32,10 @@ def hostile_cells(other: Path, gradebook: Path, port: int) -> dict[str, str]:
     """Each hostile learner's extra cell (it runs before the cell that defines assemble_context)."""
     return {
         "memory": "data = bytearray(4 << 30)",
-        "processes": ("import subprocess\nchildren = []\n"
-                      "for _ in range(200):\n    children.append(subprocess.Popen(['sleep', '60']))"),
+        "processes": (
+            "import subprocess\nchildren = []\n"
+            "for _ in range(200):\n    children.append(subprocess.Popen(['sleep', '60']))"
+        ),
         "big-file": "with open('big.bin', 'wb') as f:\n    for _ in range(768):\n        f.write(b'x' * (1 << 20))",
         "network": f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=3)",
         "reads-another": f"print(open({str(other)!r}).read())",
@@ -71,9 +73,28 @@ def contained(tmp_path_factory):
     for kind, source in cells.items():
         nbformat.write(with_cell(source, before="assemble_context"), folder / f"{kind}-01_assemble_context.ipynb")
     honest_bytes = other.read_bytes()
-    run = subprocess.run([sys.executable, "-m", "packer.grading", str(folder), "--out", str(gradebook),
-                          "--jobs", "2", "--timeout", "20", "--notebook-timeout", "120", "--sandbox", "required"],
-                         capture_output=True, text=True, timeout=900, cwd=ROOT)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "packer.grading",
+            str(folder),
+            "--out",
+            str(gradebook),
+            "--jobs",
+            "2",
+            "--timeout",
+            "20",
+            "--notebook-timeout",
+            "120",
+            "--sandbox",
+            "required",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+    )
     stop.set()
     thread.join()
     server.close()
@@ -81,8 +102,15 @@ def contained(tmp_path_factory):
     if (gradebook / "grades.json").exists():
         book = json.loads((gradebook / "grades.json").read_text(encoding="utf-8"))
         rows = {row["submission"].split("/")[-1].split("-01_")[0]: row for row in book["submissions"]}
-    yield {"run": run, "rows": rows, "accepted": accepted, "gradebook": gradebook, "other": other,
-           "honest_bytes": honest_bytes, "kinds": list(cells)}
+    yield {
+        "run": run,
+        "rows": rows,
+        "accepted": accepted,
+        "gradebook": gradebook,
+        "other": other,
+        "honest_bytes": honest_bytes,
+        "kinds": list(cells),
+    }
     for leftover in (Path.home() / MARK, Path("/tmp") / MARK):
         leftover.unlink(missing_ok=True)
 
@@ -93,17 +121,24 @@ def test_the_batch_survives_and_every_learner_has_a_row(contained):
     assert contained["rows"]["honest"]["score"] == contained["rows"]["honest"]["max_score"]
 
 
-@pytest.mark.parametrize("kind", ["memory", "processes", "big-file", "network", "reads-another", "writes-home",
-                                  "writes-tmp", "writes-gradebook"])
+@pytest.mark.parametrize(
+    "kind",
+    ["memory", "processes", "big-file", "network", "reads-another", "writes-home", "writes-tmp", "writes-gradebook"],
+)
 def test_a_hostile_cell_costs_its_learner_nothing_else(contained, kind):
     row = contained["rows"][kind]
     assert row["score"] == row["max_score"], json.dumps(row, indent=1)[:3000]
     assert row["containment"].startswith("bubblewrap"), row["containment"]
 
 
-@pytest.mark.parametrize("kind, limit", [("memory", "the memory limit (2048 MiB per kernel)"),
-                                         ("processes", "the process limit (64 processes"),
-                                         ("big-file", "the file size limit (100 MiB per file)")])
+@pytest.mark.parametrize(
+    "kind, limit",
+    [
+        ("memory", "the memory limit (2048 MiB per kernel)"),
+        ("processes", "the process limit (64 processes"),
+        ("big-file", "the file size limit (100 MiB per file)"),
+    ],
+)
 def test_the_gradebook_names_the_limit_that_was_hit(contained, kind, limit):
     if kind == "processes" and os.geteuid() != 0:
         pytest.skip("a per-kernel process limit needs a user of its own (root only)")
@@ -124,9 +159,23 @@ def test_nothing_reached_outside_the_submissions_own_folder(contained):
 
 def test_required_refuses_where_containment_cannot_run(tmp_path):
     env = {**os.environ, "PATH": str(tmp_path)}  # no bwrap on this PATH
-    run = subprocess.run([sys.executable, "-m", "packer.grading", str(ROOT / "solutions"), "--out",
-                          str(tmp_path / "grades"), "--sandbox", "required"],
-                         capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "packer.grading",
+            str(ROOT / "solutions"),
+            "--out",
+            str(tmp_path / "grades"),
+            "--sandbox",
+            "required",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=env,
+    )
     assert run.returncode == 2 and "bwrap not found" in run.stderr, run.stderr
     assert not (tmp_path / "grades").exists()
 
@@ -136,9 +185,25 @@ def test_auto_warns_loudly_and_grades_where_containment_cannot_run(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
     nbformat.write(solution(), folder / "alice-01_assemble_context.ipynb")
-    run = subprocess.run([sys.executable, "-m", "packer.grading", str(folder), "--out", str(tmp_path / "grades"),
-                          "--jobs", "1", "--timeout", "20"],
-                         capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "packer.grading",
+            str(folder),
+            "--out",
+            str(tmp_path / "grades"),
+            "--jobs",
+            "1",
+            "--timeout",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "WARNING: grading WITHOUT containment (bwrap not found" in run.stderr
     row = json.loads((tmp_path / "grades" / "grades.json").read_text())["submissions"][0]

@@ -35,9 +35,14 @@ class ContainedKernel:
             sandbox.hand_over(folder, self.uid)
         os.chmod(self.base, 0o755)
         self.loop = asyncio.new_event_loop()
-        self.km = sandbox.contained_kernel_manager(workdir=self.workdir, runtime=self.runtime,
-                                                   package_dir=PACKAGE_DIR, limits=limits, uid=self.uid,
-                                                   kernel_name="python3")
+        self.km = sandbox.contained_kernel_manager(
+            workdir=self.workdir,
+            runtime=self.runtime,
+            package_dir=PACKAGE_DIR,
+            limits=limits,
+            uid=self.uid,
+            kernel_name="python3",
+        )
         self.loop.run_until_complete(self.km.start_kernel(cwd=str(self.workdir)))
         self.kc = self.km.client()
         self.kc.start_channels()
@@ -45,6 +50,7 @@ class ContainedKernel:
 
     def run(self, code: str, timeout: float = 60) -> str:
         """Execute code; return its printed text, and 'ERROR Name: message' for an exception."""
+
         async def execute() -> str:
             msg_id = self.kc.execute(code)
             out = []
@@ -58,6 +64,7 @@ class ContainedKernel:
                     out.append(f"ERROR {msg['content']['ename']}: {msg['content']['evalue']}")
                 elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
                     return "".join(out)
+
         return self.loop.run_until_complete(execute())
 
     def close(self) -> None:
@@ -65,6 +72,7 @@ class ContainedKernel:
         self.loop.run_until_complete(self.km.shutdown_kernel(now=True))
         self.loop.close()
         import shutil
+
         shutil.rmtree(self.base, ignore_errors=True)
 
 
@@ -110,7 +118,8 @@ def test_it_cannot_see_other_submissions_the_gradebook_or_the_home_folder(kernel
     gradebook.mkdir()
     home = Path.home()
     code = "import os\n" + "\n".join(
-        f"print({str(path)!r}, os.path.exists({str(path)!r}))" for path in (other, gradebook, home / ".bashrc"))
+        f"print({str(path)!r}, os.path.exists({str(path)!r}))" for path in (other, gradebook, home / ".bashrc")
+    )
     out = kernel.run(code)
     assert out.splitlines() == [f"{other} False", f"{gradebook} False", f"{home / '.bashrc'} False"], out
 
@@ -128,7 +137,8 @@ def test_writes_outside_its_folder_fail_or_stay_inside_the_sandbox(kernel, tmp_p
         "        open(target, 'w').write('x')\n"
         "        print('wrote', target)\n"
         "    except OSError as error:\n"
-        "        print('refused', type(error).__name__)\n")
+        "        print('refused', type(error).__name__)\n"
+    )
     assert not Path(f"/tmp/{marker}").exists()
     assert not (Path.home() / marker).exists() and not (gradebook / "grades.csv").exists()
     assert not (PACKAGE_DIR / marker).exists() and not Path(f"/etc/{marker}").exists()
@@ -163,7 +173,8 @@ def test_starting_too_many_processes_fails_inside_the_limit():
             "    for _ in range(200):\n"
             "        started.append(subprocess.Popen(['sleep', '30']))\n"
             "except OSError as error:\n"
-            "    print('stopped after', len(started), type(error).__name__)\n")
+            "    print('stopped after', len(started), type(error).__name__)\n"
+        )
         words = out.split()
         assert words[:2] == ["stopped", "after"] and int(words[2]) < 32, out
     finally:
@@ -194,6 +205,7 @@ def test_an_interrupt_stops_the_running_cell_and_the_kernel_lives_on(kernel):
                 ename = msg["content"]["ename"]
             elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
                 return ename
+
     assert kernel.loop.run_until_complete(interrupted()) == "KeyboardInterrupt"
     assert kernel.loop.run_until_complete(kernel.km.is_alive())
     assert kernel.run("print('alive')") == "alive\n"
