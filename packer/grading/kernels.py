@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,7 +178,21 @@ def kill_processes(processes: set[psutil.Process]) -> None:
     for process in processes:
         with contextlib.suppress(psutil.Error):
             process.kill()
-    psutil.wait_procs(list(processes), timeout=3)
+    # Wait until each is gone or a zombie: a killed process whose parent was killed too (a contained
+    # kernel inside bwrap) stays a zombie until its new parent reaps it, and it holds nothing meanwhile.
+    deadline = time.monotonic() + 3
+    pending = list(processes)
+    while pending and time.monotonic() < deadline:
+        pending = [process for process in pending if _still_running(process)]
+        if pending:
+            time.sleep(0.01)
+
+
+def _still_running(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def reap_orphans() -> None:
