@@ -22,6 +22,8 @@ from packer.grading.grader import complete_rows, no_interrupts
 from packer.grading.outcome import Outcome
 from packer.grading.shards import class_digest, shard_of
 
+Shards = list[tuple[Path, dict[str, Any]]]  # each shard gradebook's folder and grades.json, as given
+
 
 def read_shard(folder: Path) -> dict[str, Any]:
     """A shard gradebook's grades.json; a ValueError naming the folder when it is not one."""
@@ -33,12 +35,12 @@ def read_shard(folder: Path) -> dict[str, Any]:
     return data
 
 
-def check_complete(shards: dict[Path, dict[str, Any]]) -> None:
+def check_complete(shards: Shards) -> None:
     """Every shard 1..N exactly once, of one class, graded alike; a ValueError saying what is wrong."""
-    (first, head), *rest = shards.items()
+    (first, head), *rest = shards
     count = head["gradebook"]["shard"]["count"]
     seen: dict[int, Path] = {}
-    for folder, data in shards.items():
+    for folder, data in shards:
         shard = data["gradebook"]["shard"]
         if shard["count"] != count:
             raise ValueError(f"{folder} is shard {shard['index']}/{shard['count']} but {first} is one of {count} "
@@ -64,12 +66,12 @@ def check_complete(shards: dict[Path, dict[str, Any]]) -> None:
                              "between the shards' runs); grade every shard from the same files")
 
 
-def merged_rows(shards: dict[Path, dict[str, Any]]) -> list[Outcome]:
+def merged_rows(shards: Shards) -> list[Outcome]:
     """Every shard's rows, each checked to be in its own shard and in no other; completed rows undone, so the
     whole class completes them again as one run would."""
     owner: dict[str, Path] = {}
     outcomes = []
-    for folder, data in shards.items():
+    for folder, data in shards:
         shard = data["gradebook"]["shard"]
         completed = shard.get("completed", {})
         for row in data["submissions"]:
@@ -83,7 +85,7 @@ def merged_rows(shards: dict[Path, dict[str, Any]]) -> list[Outcome]:
             if name in completed:
                 outcome.lesson, outcome.results = completed[name], []
             outcomes.append(outcome)
-    head = next(iter(shards.values()))["gradebook"]
+    head = shards[0][1]["gradebook"]
     names = sorted(owner)
     if len(names) != head["shard"]["class_submissions"] or \
             class_digest(names, head["skipped"]) != head["shard"]["class_digest"]:
@@ -93,16 +95,16 @@ def merged_rows(shards: dict[Path, dict[str, Any]]) -> list[Outcome]:
     return sorted(outcomes, key=lambda o: o.name)
 
 
-def check_out(out: Path, shards: dict[Path, dict[str, Any]]) -> Gradebook | None:
+def check_out(out: Path, shards: Shards) -> Gradebook | None:
     """The gradebook already in --out (None when new or empty), by the grader's rules; never a shard's."""
-    for folder in shards:
+    for folder, _ in shards:
         if out.resolve().is_relative_to(folder.resolve()):
             raise ValueError(f"--out: {out} is inside the shard gradebook {folder}; give a folder of its own")
     previous = open_gradebook(out)
     if previous and previous.shard:
         raise ValueError(f"--out: {out} holds the gradebook of shard {previous.shard['index']}/"
                          f"{previous.shard['count']}; give a new folder or the whole class's gradebook")
-    head = next(iter(shards.values()))["gradebook"]
+    head = shards[0][1]["gradebook"]
     if previous and previous.rows and (str(previous.root or "") != head["root"] or previous.top != head["top"]):
         raise ValueError(f"--out: {out} names its rows from {previous.root}, the shards from {head['root']}; "
                          "merge into a new folder")
@@ -116,9 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path, help="gradebook folder: new, empty, or one of ours to update")
     args = parser.parse_args(argv)
     try:
-        shards = {folder: read_shard(folder) for folder in args.shards}
+        shards = [(folder, read_shard(folder)) for folder in args.shards]
         check_complete(shards)
-        grader = next(iter(shards.values()))["grader"]
+        grader = shards[0][1]["grader"]
         if grader["checks_version"] != checks_version():
             raise ValueError("the shards were graded with other checks than this grader's (checks_version "
                              f"{grader['checks_version'][:12]}…, here {checks_version()[:12]}…); merge with the "
@@ -127,14 +129,14 @@ def main(argv: list[str] | None = None) -> int:
         previous = check_out(args.out, shards)
         options = options_of(grader)
         complete_rows(outcomes, options, grader["checks_version"])
-        head = next(iter(shards.values()))["gradebook"]
+        head = shards[0][1]["gradebook"]
         book = previous or Gradebook()
         for outcome in outcomes:  # a regraded learner keeps the identity the gradebook gave them
             if outcome.name in book.rows:
                 outcome.learner = book.rows[outcome.name].learner or outcome.learner
                 outcome.late = book.rows[outcome.name].late
         book.root, book.top, book.skipped = Path(head["root"]) if head["root"] else None, head["top"], head["skipped"]
-        book.changed = sorted({line for data in shards.values() for line in data["gradebook"]["changed_during_grading"]})
+        book.changed = sorted({line for _, data in shards for line in data["gradebook"]["changed_during_grading"]})
         book.shard, book.grader = None, grader
         kept = len(set(book.rows) - {o.name for o in outcomes})
         book.rows.update({o.name: o for o in outcomes})

@@ -150,11 +150,18 @@ def test_a_merge_refuses_missing_duplicate_or_mismatched_shards_and_writes_nothi
 
 
 def test_a_merge_follows_the_graders_rules_for_out(graded, tmp_path, capsys):
-    _, _, shards = graded
+    _, whole, shards = graded
+    existing = tmp_path / "grades"  # a gradebook of ours is updated, like a regrade, its TA's notes kept
+    shutil.copytree(whole, existing)
+    (existing / "feedback" / "ta-notes.md").write_text("mine")
+    assert merge_into(existing, *shards) == 0
+    assert (existing / "grades.csv").read_bytes() == (whole / "grades.csv").read_bytes()
+    assert (existing / "backup" / "grades.json").read_bytes() == (whole / "grades.json").read_bytes()
+    assert (existing / "feedback" / "ta-notes.md").read_text() == "mine"
     foreign = tmp_path / "notes"
     foreign.mkdir()
     (foreign / "ta-notes.txt").write_text("mine")
-    assert merge_into(foreign, *shards) == 2 and "not a gradebook written by this grader" in capsys.readouterr().err
+    assert merge_into(foreign, *shards) == 2 and "holds no gradebook written by this grader" in capsys.readouterr().err
     assert tree(foreign) == {"ta-notes.txt": b"mine"}
     before = tree(shards[0])
     assert merge_into(shards[0], *shards) == 2 and "shard" in capsys.readouterr().err
