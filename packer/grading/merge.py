@@ -56,7 +56,8 @@ def check_complete(shards: Shards) -> None:
         for key in sorted(set(head["grader"]) | set(data["grader"])):
             if head["grader"].get(key) != data["grader"].get(key):
                 raise ValueError(f"{folder} was graded with {key} {data['grader'].get(key)!r}, {first} with "
-                                 f"{head['grader'].get(key)!r}; regrade the shards with one grader and the same options")
+                                 f"{head['grader'].get(key)!r}; regrade the shards with one grader and the same "
+                                 "options")
         for key in ("root", "top", "skipped"):
             if head["gradebook"][key] != data["gradebook"][key]:
                 raise ValueError(f"{folder} and {first} name their rows differently ({key} differs); grade every "

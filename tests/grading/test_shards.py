@@ -175,3 +175,43 @@ def test_a_shard_never_grades_into_a_whole_class_gradebook_nor_another_shards(gr
         with pytest.raises(SystemExit) as stop:
             grade.main([str(folder), "--out", str(out), *(["--shard", shard] if shard else [])])
         assert stop.value.code == 2 and tree(out) == before
+
+
+def test_a_merge_completes_unrunnable_rows_as_the_whole_class_would(tmp_path):
+    """A shard that saw only lesson 01 gives an unreadable file lesson 01's questions; the whole class, which
+    mixes lessons 01 and 02, cannot tell its lesson: the merge must undo the shard's guess."""
+    from packer.checking import PASSED
+    from packer.grading.gradebook import Gradebook, checks_version, write_gradebook
+    from packer.grading.outcome import Outcome
+    from packer.grading.shards import class_digest
+
+    def result(qid: str, name: str) -> dict:
+        return {"qid": qid, "name": name, "status": PASSED, "points": 2, "max_points": 2, "detail": "",
+                "counterexample": None, "expected": None, "actual": None, "tried": 5}
+
+    def named(shard: int, stem: str) -> str:
+        return next(f"c/{stem}{i}.ipynb" for i in range(99) if shard_of(f"c/{stem}{i}.ipynb", 2) == shard)
+
+    def rows() -> list[Outcome]:
+        return [Outcome(named(1, "one"), "", "1", "01_assemble_context", "graded", [result("q1.1", "assemble_context")]),
+                Outcome(named(1, "broken"), "", "2", "", "unreadable"),
+                Outcome(named(2, "two"), "", "3", "02_prompt_packer", "graded", [result("q2.1", "pack_prompt")])]
+
+    options, version, names = grade.Options(), checks_version(), [o.name for o in rows()]
+    everyone = rows()
+    grade.complete_rows(everyone, options, version)
+    write_gradebook(Gradebook({o.name: o for o in everyone}, tmp_path, 1), options, tmp_path / "whole", None)
+    for index in (1, 2):
+        share = [o for o in rows() if shard_of(o.name, 2) == index]
+        completed = grade.complete_rows(share, options, version)
+        assert bool(completed) == (index == 1)  # the shard's guess: lesson 01 for the unreadable file
+        shard = {"index": index, "count": 2, "class_submissions": 3, "class_digest": class_digest(names, []),
+                 "completed": completed}
+        write_gradebook(Gradebook({o.name: o for o in share}, tmp_path, 1, shard=shard), options,
+                        tmp_path / f"shard{index}", None)
+    assert merge_into(tmp_path / "merged", tmp_path / "shard1", tmp_path / "shard2") == 0
+    assert tree(tmp_path / "merged") == tree(tmp_path / "whole")
+    def broken_tests(book: str) -> list:
+        data = json.loads((tmp_path / book / "grades.json").read_text())
+        return next(row["tests"] for row in data["submissions"] if row["status"] == "unreadable")
+    assert broken_tests("shard1") and not broken_tests("merged")
