@@ -21,7 +21,7 @@ from packer.grading.demo_class import write_submission
 from packer.grading.shards import parse_shard, shard_of
 from packer.grading.submissions import find_submissions, naming_root
 
-CLASS = {"ana": "correct", "ben": "strict-comparison", "cy": "untouched", "dee": "not-json", "eve": "correct"}
+CLASS = {"ana": "correct", "ben": "strict-comparison", "cy": "untouched", "dee": "not-json"}
 SHARDS = 3
 
 
