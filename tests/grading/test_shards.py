@@ -215,3 +215,12 @@ def test_a_merge_completes_unrunnable_rows_as_the_whole_class_would(tmp_path):
         data = json.loads((tmp_path / book / "grades.json").read_text())
         return next(row["tests"] for row in data["submissions"] if row["status"] == "unreadable")
     assert broken_tests("shard1") and not broken_tests("merged")
+
+
+def test_a_shard_with_no_share_of_the_class_still_writes_its_gradebook(tmp_path):
+    write_submission(tmp_path / "class", "ana", "untouched")
+    empty = next(k for k in (1, 2) if shard_of("class/ana.ipynb", 2) != k)
+    assert grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", f"{empty}/2"]) == 0
+    data = json.loads((tmp_path / "out" / "grades.json").read_text())
+    assert data["submissions"] == [] and data["gradebook"]["shard"]["class_submissions"] == 1
+    assert (tmp_path / "out" / "grades.csv").read_text().startswith("submission,learner")
