@@ -69,9 +69,7 @@ def _measure(count: Counter, prompt: str) -> int:
     return result
 
 
-def pack_prompt(
-    question: str, passages: Any, limit: int, count: Counter
-) -> tuple[list[Passage], list[str], str]:
+def pack_prompt(question: str, passages: Any, limit: int, count: Counter) -> tuple[list[Passage], list[str], str]:
     """Return (chosen passages, skipped ids, measured prompt); every candidate is the whole prompt."""
     require_str("question", question)
     checked = require_passages(passages)
@@ -81,7 +79,9 @@ def pack_prompt(
     prompt = _render(question, [])
     base = _measure(count, prompt)
     if base > limit:
-        raise ValueError(f"limit: the base prompt (question, heading, answer cue) measures {base}, over the limit of {limit}")
+        raise ValueError(
+            f"limit: the base prompt (question, heading, answer cue) measures {base}, over the limit of {limit}"
+        )
     if bpe_encoding_of(count) is not None:
         try:
             return _pack_at_seams(question, checked, limit, count, base)

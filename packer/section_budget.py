@@ -167,13 +167,19 @@ def format_plan(plan: BudgetPlan) -> str:
     lines = [f"{'section':<12}{'chars':>7}{'tokens':>8}"]
     lines += [f"{key:<12}{chars:>7}{tokens:>8}" for key, chars, tokens in plan.rows]
     lines.append(f"{'total':<12}{plan.total_chars:>7}{plan.total_tokens:>8}  sum of the sections")
-    lines.append(f"{'assembled':<12}{plan.assembled_chars:>7}{plan.assembled_tokens:>8}  the prompt as sent "
-                 f"(+{plan.framing_chars} chars of tags and blank lines)")
+    lines.append(
+        f"{'assembled':<12}{plan.assembled_chars:>7}{plan.assembled_tokens:>8}  the prompt as sent "
+        f"(+{plan.framing_chars} chars of tags and blank lines)"
+    )
     width = max(len(str(plan.total_tokens)), len(str(plan.assembled_tokens)))
-    for label, tokens, headroom in (("sum of the sections", plan.total_tokens, plan.headroom),
-                                    ("assembled prompt", plan.assembled_tokens, plan.assembled_headroom)):
+    for label, tokens, headroom in (
+        ("sum of the sections", plan.total_tokens, plan.headroom),
+        ("assembled prompt", plan.assembled_tokens, plan.assembled_headroom),
+    ):
         verdict = "fits" if headroom >= 0 else "does not fit"
         lead = f"budget {plan.budget}: " if label.startswith("sum") else " " * len(f"budget {plan.budget}: ")
-        lines.append(f"{lead}{label:<20}{tokens:>{width}}, headroom {headroom} tokens "
-                     f"({_share(headroom, plan.budget)}): {verdict}")
+        lines.append(
+            f"{lead}{label:<20}{tokens:>{width}}, headroom {headroom} tokens "
+            f"({_share(headroom, plan.budget)}): {verdict}"
+        )
     return "\n".join(lines)

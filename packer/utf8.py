@@ -21,7 +21,9 @@ def pack_utf8(passages: Any, limit: int, reserve: int) -> tuple[str, list[str]]:
     checked = require_passages(passages)
     used = len(HEADER.encode("utf-8"))
     if used + reserve > limit:
-        raise ValueError(f"limit: the header ({used} bytes) plus reserve ({reserve}) exceeds the limit of {limit} bytes")
+        raise ValueError(
+            f"limit: the header ({used} bytes) plus reserve ({reserve}) exceeds the limit of {limit} bytes"
+        )
     lines = [HEADER]
     kept: list[str] = []
     for key, text in checked:

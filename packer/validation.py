@@ -42,7 +42,9 @@ def require_passages(passages: Any) -> list[Passage]:
         if not isinstance(key, str) or not key:
             raise ValueError(f"{where}: id must be a non-empty str, got {key!r}")
         if any(ch in key for ch in "[]\r\n"):
-            raise ValueError(f"{where}: id {key!r} contains '[', ']' or a line break, which would make its label ambiguous")
+            raise ValueError(
+                f"{where}: id {key!r} contains '[', ']' or a line break, which would make its label ambiguous"
+            )
         if key in seen:
             raise ValueError(f"{where}: duplicate id {key!r}")
         if not isinstance(text, str):

@@ -1,9 +1,9 @@
 """The package layout: a light core, one subpackage per audience, and imports that point one way.
 
-    packer            the algorithms (core)            imports: core
-    packer.lab        what the lessons draw with       imports: core, lab
-    packer.checking   the exercises' self-checks       imports: core, checking
-    packer.grading    the instructor's grader          imports: core, checking, grading
+packer            the algorithms (core)            imports: core
+packer.lab        what the lessons draw with       imports: core, lab
+packer.checking   the exercises' self-checks       imports: core, checking
+packer.grading    the instructor's grader          imports: core, checking, grading
 """
 
 from __future__ import annotations
@@ -24,8 +24,17 @@ MAY_IMPORT = {
     "checking": {"core", "checking"},
     "grading": {"core", "checking", "grading"},
 }
-HEAVY = ("ipywidgets", "matplotlib", "hypothesis", "nbclient", "nbformat", "IPython", "jupyter_client", "zmq",
-         "bpe_openai")
+HEAVY = (
+    "ipywidgets",
+    "matplotlib",
+    "hypothesis",
+    "nbclient",
+    "nbformat",
+    "IPython",
+    "jupyter_client",
+    "zmq",
+    "bpe_openai",
+)
 
 
 def module_name(path: Path) -> str:
@@ -79,7 +88,7 @@ def import_problems(sources: dict[str, str]) -> list[str]:
         state[module] = 1
         for target in sorted(graph.get(module, ())):
             if state.get(target) == 1:
-                problems.append("import circle: " + " -> ".join(path[path.index(target):] + [module, target]))
+                problems.append("import circle: " + " -> ".join(path[path.index(target) :] + [module, target]))
             elif target not in state:
                 visit(target, path + [module])
         state[module] = 2
@@ -102,8 +111,10 @@ def test_the_import_check_catches_an_upward_import_and_a_circle():
     problems = import_problems(sources)
     assert "packer.chunks (core) imports packer.lab.trace (lab)" in problems
     assert "packer.lab.plots (lab) imports packer.grading.grader (grading)" in problems
-    assert any(p.startswith("import circle:") and "packer.checking.engine" in p and "packer.checking.bank" in p
-               for p in problems), problems
+    assert any(
+        p.startswith("import circle:") and "packer.checking.engine" in p and "packer.checking.bank" in p
+        for p in problems
+    ), problems
 
 
 def test_relative_imports_are_resolved_too():
@@ -114,8 +125,16 @@ def test_relative_imports_are_resolved_too():
 
 def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_for():
     top = sorted(p.name for p in PACKAGE.iterdir() if p.suffix == ".py")
-    assert top == ["__init__.py", "chunks.py", "counters.py", "prompt.py", "section_budget.py", "sections.py",
-                   "utf8.py", "validation.py"]
+    assert top == [
+        "__init__.py",
+        "chunks.py",
+        "counters.py",
+        "prompt.py",
+        "section_budget.py",
+        "sections.py",
+        "utf8.py",
+        "validation.py",
+    ]
     assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(SUBPACKAGES)
     audience = {"lab": "the lessons", "checking": "learners", "grading": "instructor"}
     for name in SUBPACKAGES:
@@ -125,7 +144,6 @@ def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_f
 
 @pytest.mark.parametrize("statement", ["import packer", "import packer.sections"])
 def test_importing_the_core_loads_nothing_heavy(statement):
-    probe = (f"import sys; {statement}; "
-             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))")
+    probe = f"import sys; {statement}; print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     assert run.stdout.strip() == "[]", run.stdout

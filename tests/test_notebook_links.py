@@ -25,4 +25,3 @@ def test_every_relative_link_opens_a_file_inside_the_repository(path):
         resolved = (path.parent / target).resolve()
         assert resolved.is_file(), f"{path.relative_to(ROOT)} links to {target}, which does not exist"
         assert resolved.is_relative_to(ROOT), f"{path.relative_to(ROOT)} links outside the repository: {target}"
-

@@ -12,8 +12,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-LESSONS = ["00_start_here", "01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget",
-           "05_counting_units", "06_policies"]
+LESSONS = [
+    "00_start_here",
+    "01_assemble_context",
+    "02_prompt_packer",
+    "03_utf8_packer",
+    "04_section_budget",
+    "05_counting_units",
+    "06_policies",
+]
 
 
 def _read(name: str) -> nbformat.NotebookNode:

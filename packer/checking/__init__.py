@@ -47,8 +47,9 @@ def check(qid: str, answer: Any) -> CheckResult:
     In a notebook the result is shown at once, wherever the call sits in its cell."""
     if os.environ.get(DEFER_VARIABLE) == "1":
         found = question(qid)
-        result = CheckResult(qid, found.name, DEFERRED, 0, found.points,
-                             detail="the grader checks this after the notebook has run")
+        result = CheckResult(
+            qid, found.name, DEFERRED, 0, found.points, detail="the grader checks this after the notebook has run"
+        )
     else:
         result = evaluate(question(qid), answer, TIME_LIMIT)
     return shown(result)
@@ -80,15 +81,33 @@ def grade(namespace: Mapping[str, Any], lesson: str) -> list[CheckResult]:
     for found in questions(lesson):
         answer = namespace.get(found.name)
         if answer is None:
-            results.append(CheckResult(found.qid, found.name, NOT_ATTEMPTED, 0, found.points,
-                                       detail=f"no {found.name} defined"))
+            results.append(
+                CheckResult(found.qid, found.name, NOT_ATTEMPTED, 0, found.points, detail=f"no {found.name} defined")
+            )
         else:
             results.append(run_check(found.qid, answer))
     return results
 
 
 __all__ = [
-    "BANK", "DEFERRED", "DEFER_VARIABLE", "FAILED", "GENERATED_EXAMPLES", "NOT_ATTEMPTED", "PASSED", "TIME_LIMIT",
-    "CheckInterrupted", "CheckResult", "Question", "borrowed_reference", "check", "code_key", "evaluate", "forbid_copies",
-    "grade", "question", "questions", "run_check",
+    "BANK",
+    "DEFERRED",
+    "DEFER_VARIABLE",
+    "FAILED",
+    "GENERATED_EXAMPLES",
+    "NOT_ATTEMPTED",
+    "PASSED",
+    "TIME_LIMIT",
+    "CheckInterrupted",
+    "CheckResult",
+    "Question",
+    "borrowed_reference",
+    "check",
+    "code_key",
+    "evaluate",
+    "forbid_copies",
+    "grade",
+    "question",
+    "questions",
+    "run_check",
 ]

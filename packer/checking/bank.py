@@ -80,7 +80,8 @@ BAD_CHUNK = st.one_of(
 )
 BAD_KEY = st.sampled_from(["", "a]", "[a", "a\nb", "x\r", "é]", 7, None])
 BAD_PASSAGE = st.one_of(
-    st.tuples(BAD_KEY, TEXT), st.tuples(KEY, st.sampled_from([None, 3, b"x"])),
+    st.tuples(BAD_KEY, TEXT),
+    st.tuples(KEY, st.sampled_from([None, 3, b"x"])),
     st.sampled_from([("a",), "ab", None, ("a", "x", "y")]),
 )
 BAD_CONTAINER = st.sampled_from(["ab", b"ab", None, 7, {"a": "x"}, {("a", "x")}])
@@ -124,8 +125,12 @@ def describe_section_result(result: Any) -> str:
     return f"ok={result.ok!r}, message={result.message!r}, total={result.total!r}"
 
 
-EXAMPLE = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
-           {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]
+EXAMPLE = [
+    {"text": "alpha", "token_count": 40},
+    {"text": "bravo", "token_count": 30},
+    {"text": "charlie", "token_count": 50},
+    {"text": "delta", "token_count": 20},
+]
 SEED_PASSAGES = [("a", "one two"), ("b", "one two three four five"), ("c", "six")]
 
 BUDGET = st.one_of(st.just(0), st.integers(0, 150))
@@ -147,96 +152,201 @@ CHARGED_INPUTS_MAYBE_BAD = st.one_of(
 )
 
 # --- lesson 01: assemble_context ---------------------------------------------------------------------
-register(Question(
-    "q1.1", "assemble_context", 3, "greedy packing with skip-and-continue",
-    packer.chunks.assemble_context,
-    cases=((EXAMPLE, 100), ([], 100), (EXAMPLE, 10), (EXAMPLE, 90), (EXAMPLE, 100, " | "),
-           ([{"text": "big", "token_count": 500}, {"text": "small", "token_count": 5}], 20),
-           ([{"text": "free", "token_count": 0}, {"text": "", "token_count": 0}], 0)),
-    inputs=st.tuples(CHUNKS, BUDGET, SEPARATOR),
-))
-register(Question(
-    "q1.2", "assemble_context", 2, "refuse bad input with ValueError",
-    packer.chunks.assemble_context,
-    cases=((EXAMPLE, -1), (EXAMPLE, True), (EXAMPLE, 10.0), (EXAMPLE, "100"), (EXAMPLE, 100, None),
-           ([{"text": "a"}], 10), ([{"token_count": 1}], 10), ([{"text": 1, "token_count": 1}], 10),
-           ([{"text": "a", "token_count": -1}], 10), ([{"text": "a", "token_count": True}], 10),
-           ([{"text": "a", "token_count": 2.0}], 10), (EXAMPLE + [{"text": "z", "token_count": -3}], 100),
-           ("alpha", 10), ({}, 10), ("", 10), (EXAMPLE, 100),
-           ([Record(text="a", token_count=1)], 10), ([{"text": "a", "token_count": 1, "source": "wiki"}], 10),
-           (tuple(EXAMPLE), 100), (once(EXAMPLE), 100), (once(EXAMPLE + [{"text": "z", "token_count": -3}]), 100),
-           ([Record(text="a", token_count=-1)], 10), ({"alpha"}, 10)),
-    inputs=CHUNK_INPUTS_MAYBE_BAD,
-))
-register(Question(
-    "q1.3", "assemble_prefix", 2, "variant: stop at the first chunk that does not fit",
-    variants.assemble_prefix,
-    cases=((EXAMPLE, 100), ([], 5), (EXAMPLE, 70), (EXAMPLE, True), (EXAMPLE, 100, None),
-           (EXAMPLE + [{"text": "z", "token_count": -3}], 70), ([{"text": "a", "token_count": 1}, None], 0),
-           (once(EXAMPLE), 100)),
-    inputs=CHUNK_INPUTS_MAYBE_BAD,
-))
-register(Question(
-    "q1.4", "assemble_charged", 2, "variant: the separator costs tokens too",
-    variants.assemble_charged,
-    cases=((EXAMPLE, 100, 5), (EXAMPLE, 100, 0), ([], 10, 3), (EXAMPLE, 40, 50), (EXAMPLE, 30, 5),
-           (EXAMPLE, 100, True), (EXAMPLE, 100, -1), (EXAMPLE, -1, 5), (EXAMPLE + [{"text": "z", "token_count": -3}], 100, 5),
-           (once(EXAMPLE), 100, 5), ([{"text": "a", "token_count": 0}, {"text": "b", "token_count": 0}], 0, 0)),
-    inputs=CHARGED_INPUTS_MAYBE_BAD,
-))
-PREDICT_CHUNKS = [{"text": "intro", "token_count": 25}, {"text": "method", "token_count": 60},
-                  {"text": "result", "token_count": 30}, {"text": "limits", "token_count": 10}]
-register(Question(
-    "q1.5", "predict_q1_5", 1, "predict: assemble_context(PREDICT_CHUNKS, 70, ' | ')",
-    lambda: packer.chunks.assemble_context(PREDICT_CHUNKS, 70, " | "), cases=((),),
-))
+register(
+    Question(
+        "q1.1",
+        "assemble_context",
+        3,
+        "greedy packing with skip-and-continue",
+        packer.chunks.assemble_context,
+        cases=(
+            (EXAMPLE, 100),
+            ([], 100),
+            (EXAMPLE, 10),
+            (EXAMPLE, 90),
+            (EXAMPLE, 100, " | "),
+            ([{"text": "big", "token_count": 500}, {"text": "small", "token_count": 5}], 20),
+            ([{"text": "free", "token_count": 0}, {"text": "", "token_count": 0}], 0),
+        ),
+        inputs=st.tuples(CHUNKS, BUDGET, SEPARATOR),
+    )
+)
+register(
+    Question(
+        "q1.2",
+        "assemble_context",
+        2,
+        "refuse bad input with ValueError",
+        packer.chunks.assemble_context,
+        cases=(
+            (EXAMPLE, -1),
+            (EXAMPLE, True),
+            (EXAMPLE, 10.0),
+            (EXAMPLE, "100"),
+            (EXAMPLE, 100, None),
+            ([{"text": "a"}], 10),
+            ([{"token_count": 1}], 10),
+            ([{"text": 1, "token_count": 1}], 10),
+            ([{"text": "a", "token_count": -1}], 10),
+            ([{"text": "a", "token_count": True}], 10),
+            ([{"text": "a", "token_count": 2.0}], 10),
+            (EXAMPLE + [{"text": "z", "token_count": -3}], 100),
+            ("alpha", 10),
+            ({}, 10),
+            ("", 10),
+            (EXAMPLE, 100),
+            ([Record(text="a", token_count=1)], 10),
+            ([{"text": "a", "token_count": 1, "source": "wiki"}], 10),
+            (tuple(EXAMPLE), 100),
+            (once(EXAMPLE), 100),
+            (once(EXAMPLE + [{"text": "z", "token_count": -3}]), 100),
+            ([Record(text="a", token_count=-1)], 10),
+            ({"alpha"}, 10),
+        ),
+        inputs=CHUNK_INPUTS_MAYBE_BAD,
+    )
+)
+register(
+    Question(
+        "q1.3",
+        "assemble_prefix",
+        2,
+        "variant: stop at the first chunk that does not fit",
+        variants.assemble_prefix,
+        cases=(
+            (EXAMPLE, 100),
+            ([], 5),
+            (EXAMPLE, 70),
+            (EXAMPLE, True),
+            (EXAMPLE, 100, None),
+            (EXAMPLE + [{"text": "z", "token_count": -3}], 70),
+            ([{"text": "a", "token_count": 1}, None], 0),
+            (once(EXAMPLE), 100),
+        ),
+        inputs=CHUNK_INPUTS_MAYBE_BAD,
+    )
+)
+register(
+    Question(
+        "q1.4",
+        "assemble_charged",
+        2,
+        "variant: the separator costs tokens too",
+        variants.assemble_charged,
+        cases=(
+            (EXAMPLE, 100, 5),
+            (EXAMPLE, 100, 0),
+            ([], 10, 3),
+            (EXAMPLE, 40, 50),
+            (EXAMPLE, 30, 5),
+            (EXAMPLE, 100, True),
+            (EXAMPLE, 100, -1),
+            (EXAMPLE, -1, 5),
+            (EXAMPLE + [{"text": "z", "token_count": -3}], 100, 5),
+            (once(EXAMPLE), 100, 5),
+            ([{"text": "a", "token_count": 0}, {"text": "b", "token_count": 0}], 0, 0),
+        ),
+        inputs=CHARGED_INPUTS_MAYBE_BAD,
+    )
+)
+PREDICT_CHUNKS = [
+    {"text": "intro", "token_count": 25},
+    {"text": "method", "token_count": 60},
+    {"text": "result", "token_count": 30},
+    {"text": "limits", "token_count": 10},
+]
+register(
+    Question(
+        "q1.5",
+        "predict_q1_5",
+        1,
+        "predict: assemble_context(PREDICT_CHUNKS, 70, ' | ')",
+        lambda: packer.chunks.assemble_context(PREDICT_CHUNKS, 70, " | "),
+        cases=((),),
+    )
+)
 
 # --- lesson 02: the full-prompt packer ---------------------------------------------------------------
-register(Question(
-    "q2.1", "render_prompt", 2, "render the exact prompt text",
-    packer.prompt.render_prompt,
-    cases=(("why", SEED_PASSAGES), ("why", []), ("", [("x", "")])),
-    inputs=st.tuples(QUESTION, PASSAGES),
-))
-register(Question(
-    "q2.2", "pack_prompt", 3, "re-measure the complete prompt for every candidate",
-    packer.prompt.pack_prompt,
-    cases=(("why", SEED_PASSAGES, 9, count_words), ("why", [], 4, count_words),
-           ("why", SEED_PASSAGES, 13, count_words), ("why", [("a", "aaaaa"), ("b", "bbbbb")], 10, count_chars_div4),
-           ("日本?", [("é", "日本語"), ("b", "")], 49, count_utf8_bytes)),
-    inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
-))
-register(Question(
-    "q2.3", "pack_prompt", 2, "refuse bad input with ValueError",
-    packer.prompt.pack_prompt,
-    cases=(("why", SEED_PASSAGES, 3, count_words), ("why", [("a", "x"), ("a", "y")], 20, count_words),
-           ("why", [("", "x")], 20, count_words), ("why", [("a]", "x")], 20, count_words),
-           ("why", [("a\nb", "x")], 20, count_words), ("why", [(1, "x")], 20, count_words),
-           ("why", [("a", None)], 20, count_words), ("why", SEED_PASSAGES, -1, count_words),
-           ("why", SEED_PASSAGES, True, count_words), ("why", SEED_PASSAGES, 9, always_2_5),
-           ("why", SEED_PASSAGES, 9, always_minus_1), ("why", SEED_PASSAGES, 9, always_true),
-           ("why", SEED_PASSAGES, True, always_0), ("why", SEED_PASSAGES, False, always_0),
-           ("why", SEED_PASSAGES, 9, count_words), ("why", once(SEED_PASSAGES), 9, count_words),
-           ("why", tuple(SEED_PASSAGES), 9, count_words), ("why", "ab", 9, count_words),
-           ("why", [("a", "x"), ("a", "y")], -1, count_words), (None, SEED_PASSAGES, 9, count_words),
-           ("why", SEED_PASSAGES, 9, "count_words")),
-    inputs=st.one_of(  # valid input, or valid input with one defect, or with two
-        st.builds(_with_room, QUESTION, ANY_PASSAGES, st.integers(0, 40), COUNTER),
-        st.builds(_with_room, QUESTION, PASSAGES, st.integers(-12, -1), COUNTER),
-        *[st.tuples(QUESTION, ANY_PASSAGES, bad, COUNTER) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
-        st.builds(_with_room, QUESTION, PASSAGES_ONE_BAD, st.integers(0, 40), COUNTER),
-        st.builds(_with_room, QUESTION, PASSAGES_TWICE, st.integers(0, 40), COUNTER),
-        st.builds(_with_room, QUESTION, PASSAGES_ONE_BAD.map(once), st.integers(0, 40), COUNTER),
-        st.tuples(QUESTION, BAD_CONTAINER, st.integers(0, 60), COUNTER),
-        st.tuples(QUESTION, ANY_PASSAGES, st.integers(0, 60), BAD_COUNTER),
-        st.tuples(QUESTION, PASSAGES_TWICE, NOT_A_COUNT, COUNTER),
-        st.tuples(QUESTION, PASSAGES_ONE_BAD, st.integers(0, 60), BAD_COUNTER),
-        st.tuples(st.sampled_from([None, 7, b"why", ("why",)]), PASSAGES, st.integers(0, 60), COUNTER),
-    ),
-))
+register(
+    Question(
+        "q2.1",
+        "render_prompt",
+        2,
+        "render the exact prompt text",
+        packer.prompt.render_prompt,
+        cases=(("why", SEED_PASSAGES), ("why", []), ("", [("x", "")])),
+        inputs=st.tuples(QUESTION, PASSAGES),
+    )
+)
+register(
+    Question(
+        "q2.2",
+        "pack_prompt",
+        3,
+        "re-measure the complete prompt for every candidate",
+        packer.prompt.pack_prompt,
+        cases=(
+            ("why", SEED_PASSAGES, 9, count_words),
+            ("why", [], 4, count_words),
+            ("why", SEED_PASSAGES, 13, count_words),
+            ("why", [("a", "aaaaa"), ("b", "bbbbb")], 10, count_chars_div4),
+            ("日本?", [("é", "日本語"), ("b", "")], 49, count_utf8_bytes),
+        ),
+        inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
+    )
+)
+register(
+    Question(
+        "q2.3",
+        "pack_prompt",
+        2,
+        "refuse bad input with ValueError",
+        packer.prompt.pack_prompt,
+        cases=(
+            ("why", SEED_PASSAGES, 3, count_words),
+            ("why", [("a", "x"), ("a", "y")], 20, count_words),
+            ("why", [("", "x")], 20, count_words),
+            ("why", [("a]", "x")], 20, count_words),
+            ("why", [("a\nb", "x")], 20, count_words),
+            ("why", [(1, "x")], 20, count_words),
+            ("why", [("a", None)], 20, count_words),
+            ("why", SEED_PASSAGES, -1, count_words),
+            ("why", SEED_PASSAGES, True, count_words),
+            ("why", SEED_PASSAGES, 9, always_2_5),
+            ("why", SEED_PASSAGES, 9, always_minus_1),
+            ("why", SEED_PASSAGES, 9, always_true),
+            ("why", SEED_PASSAGES, True, always_0),
+            ("why", SEED_PASSAGES, False, always_0),
+            ("why", SEED_PASSAGES, 9, count_words),
+            ("why", once(SEED_PASSAGES), 9, count_words),
+            ("why", tuple(SEED_PASSAGES), 9, count_words),
+            ("why", "ab", 9, count_words),
+            ("why", [("a", "x"), ("a", "y")], -1, count_words),
+            (None, SEED_PASSAGES, 9, count_words),
+            ("why", SEED_PASSAGES, 9, "count_words"),
+        ),
+        inputs=st.one_of(  # valid input, or valid input with one defect, or with two
+            st.builds(_with_room, QUESTION, ANY_PASSAGES, st.integers(0, 40), COUNTER),
+            st.builds(_with_room, QUESTION, PASSAGES, st.integers(-12, -1), COUNTER),
+            *[st.tuples(QUESTION, ANY_PASSAGES, bad, COUNTER) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
+            st.builds(_with_room, QUESTION, PASSAGES_ONE_BAD, st.integers(0, 40), COUNTER),
+            st.builds(_with_room, QUESTION, PASSAGES_TWICE, st.integers(0, 40), COUNTER),
+            st.builds(_with_room, QUESTION, PASSAGES_ONE_BAD.map(once), st.integers(0, 40), COUNTER),
+            st.tuples(QUESTION, BAD_CONTAINER, st.integers(0, 60), COUNTER),
+            st.tuples(QUESTION, ANY_PASSAGES, st.integers(0, 60), BAD_COUNTER),
+            st.tuples(QUESTION, PASSAGES_TWICE, NOT_A_COUNT, COUNTER),
+            st.tuples(QUESTION, PASSAGES_ONE_BAD, st.integers(0, 60), BAD_COUNTER),
+            st.tuples(st.sampled_from([None, 7, b"why", ("why",)]), PASSAGES, st.integers(0, 60), COUNTER),
+        ),
+    )
+)
 PREDICT_QUESTION = "Is the FIFO full?"
-PREDICT_PASSAGES = [("p1", "Reset is active low"), ("p2", "Full blocks all writes"), ("p3", "Depth: 8"),
-                    ("p4", "Width 8")]
+PREDICT_PASSAGES = [
+    ("p1", "Reset is active low"),
+    ("p2", "Full blocks all writes"),
+    ("p3", "Depth: 8"),
+    ("p4", "Width 8"),
+]
 PREDICT_LIMIT = 24  # rounding per line, flooring, forgetting the labels and stopping early each predict otherwise
 
 
@@ -245,10 +355,17 @@ def _predict_q2_4() -> tuple[list[str], list[str]]:
     return [key for key, _ in chosen], skipped
 
 
-register(Question(
-    "q2.4", "predict_q2_4", 1, "predict: chosen and skipped ids at limit 24 with chars/4",
-    _predict_q2_4, cases=((),),
-))
+register(
+    Question(
+        "q2.4",
+        "predict_q2_4",
+        1,
+        "predict: chosen and skipped ids at limit 24 with chars/4",
+        _predict_q2_4,
+        cases=((),),
+    )
+)
+
 
 # --- lesson 03: the UTF-8 byte packer ----------------------------------------------------------------
 def _utf8_args(passages: list, reserve: int, extra: int) -> tuple:
@@ -270,33 +387,79 @@ UTF8_INPUTS_MAYBE_BAD = st.one_of(  # valid input, or valid input with one defec
 )
 
 
-register(Question(
-    "q3.1", "pack_utf8", 3, "keep whole passages while payload bytes plus reserve fit",
-    packer.utf8.pack_utf8,
-    cases=(([("a", "é")], 16, 0), ([("a", "é")], 15, 0), ([("a", "é")], 17, 1), ([], 9, 0),
-           ([("a", "x"), ("b", "y" * 40), ("c", "z")], 30, 0), ([("é", "x")], 15, 0), ([("é", "x")], 16, 0),
-           ([("日", ""), ("b", "")], 17, 0), ([("a", "x")], 16, 0)),
-    inputs=st.builds(_utf8_args, PASSAGES, RESERVE, st.integers(0, 50)),
-    requirement=linear_in_passages("pack_utf8"),
-    requirement_note=", and its work grows linearly with the number of passages",
-))
-register(Question(
-    "q3.2", "pack_utf8", 2, "refuse bad input with ValueError",
-    packer.utf8.pack_utf8,
-    cases=(([("a", "é")], 16, -1), ([("a", "é")], True, 0), ([("a", "é")], 16, False), ([("a", "é")], 16.0, 0),
-           ([], 8, 0), ([], 10, 2), ([("a", "x"), ("a", "y")], 99, 0), ([("", "x")], 99, 0),
-           ([("a]", "x")], 99, 0), ([("a", 5)], 99, 0), ([("a", "x"), ("b\n", "y")], 99, 0), ([("a", "é")], 16, 0),
-           (once([("a", "x"), ("b", "y")]), 99, 0), ((("a", "x"),), 99, 0), ("ab", 99, 0), ({"a": "x"}, 99, 0),
-           (once([("a", "x"), ("a", "y")]), 99, 0), ([("a", "x"), ("a", "y")], 99, -1)),
-    inputs=UTF8_INPUTS_MAYBE_BAD,
-))
-register(Question(
-    "q3.3", "pack_utf8_report", 2, "variant: also report the skipped ids",
-    variants.pack_utf8_report,
-    cases=(([("a", "x"), ("b", "y" * 40), ("c", "z")], 30, 0), ([], 9, 0), ([], 8, 0), ([("a", "x"), ("a", "y")], 99, 0),
-           (once([("a", "x"), ("b", "y" * 40), ("c", "z")]), 30, 0), ([("é", "x"), ("b", "y")], 16, 0)),
-    inputs=st.one_of(UTF8_INPUTS_MAYBE_BAD, st.builds(_utf8_args, PASSAGE_LIST.map(once), RESERVE, st.integers(0, 20))),
-))
+register(
+    Question(
+        "q3.1",
+        "pack_utf8",
+        3,
+        "keep whole passages while payload bytes plus reserve fit",
+        packer.utf8.pack_utf8,
+        cases=(
+            ([("a", "é")], 16, 0),
+            ([("a", "é")], 15, 0),
+            ([("a", "é")], 17, 1),
+            ([], 9, 0),
+            ([("a", "x"), ("b", "y" * 40), ("c", "z")], 30, 0),
+            ([("é", "x")], 15, 0),
+            ([("é", "x")], 16, 0),
+            ([("日", ""), ("b", "")], 17, 0),
+            ([("a", "x")], 16, 0),
+        ),
+        inputs=st.builds(_utf8_args, PASSAGES, RESERVE, st.integers(0, 50)),
+        requirement=linear_in_passages("pack_utf8"),
+        requirement_note=", and its work grows linearly with the number of passages",
+    )
+)
+register(
+    Question(
+        "q3.2",
+        "pack_utf8",
+        2,
+        "refuse bad input with ValueError",
+        packer.utf8.pack_utf8,
+        cases=(
+            ([("a", "é")], 16, -1),
+            ([("a", "é")], True, 0),
+            ([("a", "é")], 16, False),
+            ([("a", "é")], 16.0, 0),
+            ([], 8, 0),
+            ([], 10, 2),
+            ([("a", "x"), ("a", "y")], 99, 0),
+            ([("", "x")], 99, 0),
+            ([("a]", "x")], 99, 0),
+            ([("a", 5)], 99, 0),
+            ([("a", "x"), ("b\n", "y")], 99, 0),
+            ([("a", "é")], 16, 0),
+            (once([("a", "x"), ("b", "y")]), 99, 0),
+            ((("a", "x"),), 99, 0),
+            ("ab", 99, 0),
+            ({"a": "x"}, 99, 0),
+            (once([("a", "x"), ("a", "y")]), 99, 0),
+            ([("a", "x"), ("a", "y")], 99, -1),
+        ),
+        inputs=UTF8_INPUTS_MAYBE_BAD,
+    )
+)
+register(
+    Question(
+        "q3.3",
+        "pack_utf8_report",
+        2,
+        "variant: also report the skipped ids",
+        variants.pack_utf8_report,
+        cases=(
+            ([("a", "x"), ("b", "y" * 40), ("c", "z")], 30, 0),
+            ([], 9, 0),
+            ([], 8, 0),
+            ([("a", "x"), ("a", "y")], 99, 0),
+            (once([("a", "x"), ("b", "y" * 40), ("c", "z")]), 30, 0),
+            ([("é", "x"), ("b", "y")], 16, 0),
+        ),
+        inputs=st.one_of(
+            UTF8_INPUTS_MAYBE_BAD, st.builds(_utf8_args, PASSAGE_LIST.map(once), RESERVE, st.integers(0, 20))
+        ),
+    )
+)
 PREDICT_UTF8 = [("q", "naïve café"), ("r", "日本語のテキスト"), ("s", "ok")]
 
 
@@ -305,14 +468,22 @@ def _predict_q3_4() -> tuple[list[str], int]:
     return kept, len(text.encode("utf-8"))
 
 
-register(Question(
-    "q3.4", "predict_q3_4", 1, "predict: kept ids and payload bytes at limit 40, reserve 4",
-    _predict_q3_4, cases=((),),
-))
+register(
+    Question(
+        "q3.4",
+        "predict_q3_4",
+        1,
+        "predict: kept ids and payload bytes at limit 40, reserve 4",
+        _predict_q3_4,
+        cases=((),),
+    )
+)
 
 # --- lesson 04: the section budget -------------------------------------------------------------------
-SECTION_TEXT = st.one_of(st.text(alphabet="ab .:é日🙂\n", max_size=12),
-                         st.sampled_from(["", "  ", "\n", "Return KEY: VALUE lines.", "KEY: VALUE", "日本 KEY: VALUE"]))
+SECTION_TEXT = st.one_of(
+    st.text(alphabet="ab .:é日🙂\n", max_size=12),
+    st.sampled_from(["", "  ", "\n", "Return KEY: VALUE lines.", "KEY: VALUE", "日本 KEY: VALUE"]),
+)
 
 
 def _sections(texts: dict, order: list, as_record: bool) -> Any:
@@ -322,71 +493,135 @@ def _sections(texts: dict, order: list, as_record: bool) -> Any:
 
 
 KEY_ORDER = st.permutations(SECTION_ORDER)
-SECTIONS_ALL = st.builds(_sections, st.fixed_dictionaries({key: SECTION_TEXT for key in SECTION_ORDER}), KEY_ORDER,
-                         st.booleans())
-SECTIONS_MAYBE_MISSING = st.builds(_sections, st.fixed_dictionaries({}, optional={key: SECTION_TEXT for key in SECTION_ORDER}),
-                                   KEY_ORDER, st.booleans())
+SECTIONS_ALL = st.builds(
+    _sections, st.fixed_dictionaries({key: SECTION_TEXT for key in SECTION_ORDER}), KEY_ORDER, st.booleans()
+)
+SECTIONS_MAYBE_MISSING = st.builds(
+    _sections,
+    st.fixed_dictionaries({}, optional={key: SECTION_TEXT for key in SECTION_ORDER}),
+    KEY_ORDER,
+    st.booleans(),
+)
 WORDS = st.text(alphabet="ab.é日🙂", min_size=1, max_size=8)
 SECTIONS_WITH_MARKER = st.builds(  # every section has text and the marker is there: only the budget decides
-    _sections, st.fixed_dictionaries({**{key: WORDS for key in SECTION_ORDER},
-                                      "format": st.sampled_from(["KEY: VALUE", "Return KEY: VALUE lines.", "日本 KEY: VALUE"])}),
-    KEY_ORDER, st.booleans())
-SECTIONS_WITHOUT_MARKER = st.builds(_sections, st.fixed_dictionaries({key: WORDS for key in SECTION_ORDER}), KEY_ORDER,
-                                    st.booleans())  # marker absent, and often over budget too: two checks fail
+    _sections,
+    st.fixed_dictionaries(
+        {
+            **{key: WORDS for key in SECTION_ORDER},
+            "format": st.sampled_from(["KEY: VALUE", "Return KEY: VALUE lines.", "日本 KEY: VALUE"]),
+        }
+    ),
+    KEY_ORDER,
+    st.booleans(),
+)
+SECTIONS_WITHOUT_MARKER = st.builds(
+    _sections, st.fixed_dictionaries({key: WORDS for key in SECTION_ORDER}), KEY_ORDER, st.booleans()
+)  # marker absent, and often over budget too: two checks fail
 SIZE = st.one_of(st.just(0), st.integers(0, 900))
 SIZES = st.builds(_sections, st.fixed_dictionaries({key: SIZE for key in SECTION_ORDER}), KEY_ORDER, st.booleans())
 BAD_SIZES = st.one_of(
-    st.builds(lambda sizes, key, bad: {**sizes, key: bad}, SIZES.map(dict), st.sampled_from(SECTION_ORDER),
-              st.one_of(NEGATIVE, BOOL, st.sampled_from([4.0, "4", None]))),
-    st.builds(lambda sizes, key: {k: v for k, v in dict(sizes).items() if k != key}, SIZES, st.sampled_from(SECTION_ORDER)),
+    st.builds(
+        lambda sizes, key, bad: {**sizes, key: bad},
+        SIZES.map(dict),
+        st.sampled_from(SECTION_ORDER),
+        st.one_of(NEGATIVE, BOOL, st.sampled_from([4.0, "4", None])),
+    ),
+    st.builds(
+        lambda sizes, key: {k: v for k, v in dict(sizes).items() if k != key}, SIZES, st.sampled_from(SECTION_ORDER)
+    ),
     st.builds(lambda sizes: {**sizes, "intro": 5}, SIZES.map(dict)),
     st.sampled_from([[("task", 160)], "task", None]),
 )
 FIFO = packer.section_budget.FIFO_EXAMPLE
 STATED = packer.section_budget.STATED_SECTION_CHARS
 
-register(Question(
-    "q4.1", "estimate_tokens", 1, "the chars/4 estimate, rounded up",
-    packer.section_budget.estimate_tokens,
-    cases=(("",), ("a",), ("abcd",), ("abcde",), ("日本語",), ("🙂🙂🙂🙂🙂",)),
-    inputs=st.tuples(st.text(max_size=40)),
-))
-register(Question(
-    "q4.2", "build_prompt", 2, "the five tagged sections in order",
-    packer.section_budget.build_prompt,
-    cases=((FIFO,), ({key: FIFO[key] for key in reversed(SECTION_ORDER)},), (Record(FIFO),),
-           ({key: "" for key in SECTION_ORDER},)),
-    inputs=st.tuples(SECTIONS_ALL),
-))
-register(Question(
-    "q4.3", "check_sections", 3, "PASS/FAIL checks on the assembled prompt",
-    packer.section_budget.check_sections,
-    cases=((FIFO, 500), (FIFO, 88), (FIFO, 87), ({**FIFO, "context": " "}, 500),
-           ({**FIFO, "format": "free text"}, 500), ({k: v for k, v in FIFO.items() if k != "task"}, 500),
-           ({**FIFO, "format": "Free text.", "examples": "Answer with KEY: VALUE lines."}, 500),
-           ({**FIFO, "format": "Free text."}, 10),  # two checks fail: the marker check comes first
-           ({**FIFO, "task": "\n", "format": "Free text."}, 10),  # three fail: missing text comes first
-           ({k: v for k, v in FIFO.items() if k != "examples"}, 0), (Record(FIFO), 88),
-           ({**FIFO, "context": "日本語のテキスト" * 10}, 100), ({**FIFO, "context": "日本語のテキスト" * 10}, 99)),
-    inputs=st.tuples(st.one_of(SECTIONS_WITH_MARKER, SECTIONS_WITHOUT_MARKER, SECTIONS_ALL, SECTIONS_MAYBE_MISSING),
-                     st.one_of(st.just(0), st.integers(0, 60))),
-    normalize=section_result,
-    describe=describe_section_result,
-))
-register(Question(
-    "q4.4", "plan_headroom", 2, "variant: planned tokens, headroom and headroom percent",
-    variants.plan_headroom,
-    cases=((STATED, 500), ({k: 0 for k in SECTION_ORDER}, 10), ({k: 401 for k in SECTION_ORDER}, 400),
-           (STATED, 0), (STATED, True), ({**STATED, "intro": 5}, 500), ({k: v for k, v in STATED.items() if k != "task"}, 500),
-           ({**STATED, "task": -1}, 500), ({**STATED, "task": 4.0}, 500), ({**STATED, "task": True}, 500),
-           ([("task", 160)], 500), (Record(STATED), 500), ({**STATED, "task": 0}, 440)),
-    inputs=st.one_of(  # valid plans mostly, and each kind of bad input the question lists
-        st.tuples(SIZES, st.integers(1, 900)),
-        st.tuples(SIZES, st.integers(1, 900)),
-        st.tuples(BAD_SIZES, st.integers(1, 900)),
-        st.tuples(SIZES, st.one_of(st.integers(-20, 0), BOOL, st.sampled_from([500.0, "500", None]))),
-    ),
-))
+register(
+    Question(
+        "q4.1",
+        "estimate_tokens",
+        1,
+        "the chars/4 estimate, rounded up",
+        packer.section_budget.estimate_tokens,
+        cases=(("",), ("a",), ("abcd",), ("abcde",), ("日本語",), ("🙂🙂🙂🙂🙂",)),
+        inputs=st.tuples(st.text(max_size=40)),
+    )
+)
+register(
+    Question(
+        "q4.2",
+        "build_prompt",
+        2,
+        "the five tagged sections in order",
+        packer.section_budget.build_prompt,
+        cases=(
+            (FIFO,),
+            ({key: FIFO[key] for key in reversed(SECTION_ORDER)},),
+            (Record(FIFO),),
+            ({key: "" for key in SECTION_ORDER},),
+        ),
+        inputs=st.tuples(SECTIONS_ALL),
+    )
+)
+register(
+    Question(
+        "q4.3",
+        "check_sections",
+        3,
+        "PASS/FAIL checks on the assembled prompt",
+        packer.section_budget.check_sections,
+        cases=(
+            (FIFO, 500),
+            (FIFO, 88),
+            (FIFO, 87),
+            ({**FIFO, "context": " "}, 500),
+            ({**FIFO, "format": "free text"}, 500),
+            ({k: v for k, v in FIFO.items() if k != "task"}, 500),
+            ({**FIFO, "format": "Free text.", "examples": "Answer with KEY: VALUE lines."}, 500),
+            ({**FIFO, "format": "Free text."}, 10),  # two checks fail: the marker check comes first
+            ({**FIFO, "task": "\n", "format": "Free text."}, 10),  # three fail: missing text comes first
+            ({k: v for k, v in FIFO.items() if k != "examples"}, 0),
+            (Record(FIFO), 88),
+            ({**FIFO, "context": "日本語のテキスト" * 10}, 100),
+            ({**FIFO, "context": "日本語のテキスト" * 10}, 99),
+        ),
+        inputs=st.tuples(
+            st.one_of(SECTIONS_WITH_MARKER, SECTIONS_WITHOUT_MARKER, SECTIONS_ALL, SECTIONS_MAYBE_MISSING),
+            st.one_of(st.just(0), st.integers(0, 60)),
+        ),
+        normalize=section_result,
+        describe=describe_section_result,
+    )
+)
+register(
+    Question(
+        "q4.4",
+        "plan_headroom",
+        2,
+        "variant: planned tokens, headroom and headroom percent",
+        variants.plan_headroom,
+        cases=(
+            (STATED, 500),
+            ({k: 0 for k in SECTION_ORDER}, 10),
+            ({k: 401 for k in SECTION_ORDER}, 400),
+            (STATED, 0),
+            (STATED, True),
+            ({**STATED, "intro": 5}, 500),
+            ({k: v for k, v in STATED.items() if k != "task"}, 500),
+            ({**STATED, "task": -1}, 500),
+            ({**STATED, "task": 4.0}, 500),
+            ({**STATED, "task": True}, 500),
+            ([("task", 160)], 500),
+            (Record(STATED), 500),
+            ({**STATED, "task": 0}, 440),
+        ),
+        inputs=st.one_of(  # valid plans mostly, and each kind of bad input the question lists
+            st.tuples(SIZES, st.integers(1, 900)),
+            st.tuples(SIZES, st.integers(1, 900)),
+            st.tuples(BAD_SIZES, st.integers(1, 900)),
+            st.tuples(SIZES, st.one_of(st.integers(-20, 0), BOOL, st.sampled_from([500.0, "500", None]))),
+        ),
+    )
+)
 PREDICT_SECTIONS = {
     "task": "Summarise the incident.",
     "context": "Disk full on node 7 at 02:10; writes failed for 12 minutes.",
@@ -402,10 +637,17 @@ def _predict_q4_5() -> tuple[int, int]:
     return parts, estimate(packer.section_budget.build_prompt(PREDICT_SECTIONS))
 
 
-register(Question(
-    "q4.5", "predict_q4_5", 1, "predict: sum of section estimates vs estimate of the assembled prompt",
-    _predict_q4_5, cases=((),),
-))
+register(
+    Question(
+        "q4.5",
+        "predict_q4_5",
+        1,
+        "predict: sum of section estimates vs estimate of the assembled prompt",
+        _predict_q4_5,
+        cases=((),),
+    )
+)
+
 
 # --- lesson 05: counting units ----------------------------------------------------------------------
 # Each question's first case uses a cheap counter, so an untouched stub is recognised before a real
@@ -425,42 +667,97 @@ def _headroom_args(pairs: list, percent: int) -> tuple:
     return [t for t, _ in pairs], [e for _, e in pairs], percent
 
 
-HEADROOM_INPUTS = st.builds(_headroom_args, st.lists(st.tuples(st.integers(0, 60), st.integers(1, 30)), min_size=1, max_size=8),
-                            st.integers(1, 100))
-register(Question(
-    "q5.1", "headroom_percent", 2, "the headroom over an estimate that covers a share of passages",
-    units.headroom_percent,
-    cases=((*HEADROOM_CASE, 50), (*HEADROOM_CASE, 25), (*HEADROOM_CASE, 75), (*HEADROOM_CASE, 100), ([7], [4], 95),
-           ([], [], 50), ([1, 2], [1], 50), ([1], [0], 50), ([-1], [1], 50), ([1], [1], 0), ([1], [1], 101),
-           ([1], [1], True), ([1], [1], 95.0)),
-    inputs=st.one_of(
-        HEADROOM_INPUTS,
-        st.tuples(st.lists(st.integers(0, 9), max_size=3), st.lists(st.integers(1, 9), max_size=3), st.integers(1, 100)),
-        st.builds(_headroom_args, st.lists(st.tuples(st.integers(-5, 9), st.integers(-2, 9)), min_size=1, max_size=3),
-                  st.integers(1, 100)),
-        st.tuples(*map(st.just, HEADROOM_CASE), st.one_of(st.integers(-5, 0), st.integers(101, 120), st.just(True))),
-    ),
-))
-register(Question(
-    "q5.2", "non_additive_cuts", 2, "find the cuts at whitespace where the whole is not the sum of its parts",
-    units.non_additive_cuts,
-    cases=(("a b", count_words), ("end.\n\nNext", _count_cl100k_base), ("ab  123", _count_cl100k_base),
-           ("", _count_cl100k_base), ("a\tb  c", count_chars_div4), (None, count_words)),
-    inputs=st.tuples(UNIT_TEXT, UNIT_COUNTER),
-))
-register(Question(
-    "q5.3", "assemble_measured", 3, "variant: re-measure the joined context instead of adding counts",
-    units.assemble_measured,
-    cases=((["ab", "cd", "efgh"], 2, count_chars_div4, " "), (["end.", "Next", "aaaa"], 3, _count_cl100k_base),
-           ([], 0, count_words), (["x"], -1, count_words), (["x"], True, count_words), (["x", 7], 9, count_words),
-           (["x"], 9, count_words, None), (["x"], 9, always_2_5)),
-    inputs=st.one_of(
-        st.tuples(st.lists(UNIT_TEXT, max_size=6), st.integers(0, 40), UNIT_COUNTER, st.sampled_from(["\n\n", " ", ""])),
-        st.tuples(st.lists(UNIT_TEXT, max_size=3), st.one_of(NEGATIVE, BOOL), UNIT_COUNTER),
-        st.tuples(st.builds(_insert, st.lists(UNIT_TEXT, max_size=3), st.sampled_from([None, 3, b"x"]), POSITION),
-                  st.integers(0, 40), UNIT_COUNTER),
-    ),
-))
+HEADROOM_INPUTS = st.builds(
+    _headroom_args,
+    st.lists(st.tuples(st.integers(0, 60), st.integers(1, 30)), min_size=1, max_size=8),
+    st.integers(1, 100),
+)
+register(
+    Question(
+        "q5.1",
+        "headroom_percent",
+        2,
+        "the headroom over an estimate that covers a share of passages",
+        units.headroom_percent,
+        cases=(
+            (*HEADROOM_CASE, 50),
+            (*HEADROOM_CASE, 25),
+            (*HEADROOM_CASE, 75),
+            (*HEADROOM_CASE, 100),
+            ([7], [4], 95),
+            ([], [], 50),
+            ([1, 2], [1], 50),
+            ([1], [0], 50),
+            ([-1], [1], 50),
+            ([1], [1], 0),
+            ([1], [1], 101),
+            ([1], [1], True),
+            ([1], [1], 95.0),
+        ),
+        inputs=st.one_of(
+            HEADROOM_INPUTS,
+            st.tuples(
+                st.lists(st.integers(0, 9), max_size=3), st.lists(st.integers(1, 9), max_size=3), st.integers(1, 100)
+            ),
+            st.builds(
+                _headroom_args,
+                st.lists(st.tuples(st.integers(-5, 9), st.integers(-2, 9)), min_size=1, max_size=3),
+                st.integers(1, 100),
+            ),
+            st.tuples(
+                *map(st.just, HEADROOM_CASE), st.one_of(st.integers(-5, 0), st.integers(101, 120), st.just(True))
+            ),
+        ),
+    )
+)
+register(
+    Question(
+        "q5.2",
+        "non_additive_cuts",
+        2,
+        "find the cuts at whitespace where the whole is not the sum of its parts",
+        units.non_additive_cuts,
+        cases=(
+            ("a b", count_words),
+            ("end.\n\nNext", _count_cl100k_base),
+            ("ab  123", _count_cl100k_base),
+            ("", _count_cl100k_base),
+            ("a\tb  c", count_chars_div4),
+            (None, count_words),
+        ),
+        inputs=st.tuples(UNIT_TEXT, UNIT_COUNTER),
+    )
+)
+register(
+    Question(
+        "q5.3",
+        "assemble_measured",
+        3,
+        "variant: re-measure the joined context instead of adding counts",
+        units.assemble_measured,
+        cases=(
+            (["ab", "cd", "efgh"], 2, count_chars_div4, " "),
+            (["end.", "Next", "aaaa"], 3, _count_cl100k_base),
+            ([], 0, count_words),
+            (["x"], -1, count_words),
+            (["x"], True, count_words),
+            (["x", 7], 9, count_words),
+            (["x"], 9, count_words, None),
+            (["x"], 9, always_2_5),
+        ),
+        inputs=st.one_of(
+            st.tuples(
+                st.lists(UNIT_TEXT, max_size=6), st.integers(0, 40), UNIT_COUNTER, st.sampled_from(["\n\n", " ", ""])
+            ),
+            st.tuples(st.lists(UNIT_TEXT, max_size=3), st.one_of(NEGATIVE, BOOL), UNIT_COUNTER),
+            st.tuples(
+                st.builds(_insert, st.lists(UNIT_TEXT, max_size=3), st.sampled_from([None, 3, b"x"]), POSITION),
+                st.integers(0, 40),
+                UNIT_COUNTER,
+            ),
+        ),
+    )
+)
 PREDICT_UNITS = [("k", "東京"), ("m", "naïve café"), ("n", "ok")]
 
 
@@ -469,11 +766,19 @@ def _predict_q5_4() -> tuple[list[str], int]:
     return kept, len(text.encode("utf-8"))
 
 
-register(Question(
-    "q5.4", "predict_q5_4", 1, "predict: kept ids and the most tokens the payload can have",
-    _predict_q5_4, cases=((),),
-))
-forbid(*[value for value in vars(units).values() if callable(value) and getattr(value, "__module__", "") == units.__name__])
+register(
+    Question(
+        "q5.4",
+        "predict_q5_4",
+        1,
+        "predict: kept ids and the most tokens the payload can have",
+        _predict_q5_4,
+        cases=((),),
+    )
+)
+forbid(
+    *[value for value in vars(units).values() if callable(value) and getattr(value, "__module__", "") == units.__name__]
+)
 
 
 # --- lesson 06: which passages should win? ----------------------------------------------------------
@@ -485,28 +790,60 @@ def _knapsack_args(items: list, capacity: int) -> tuple:
     return [cost for cost, _ in items], [value for _, value in items], capacity
 
 
-register(Question(
-    "q6.1", "pack_until_overflow", 2, "stop at the first passage whose prompt is over the limit",
-    variants.pack_until_overflow,
-    cases=(("why", SEED_PASSAGES, 9, count_words), ("why", SEED_PASSAGES, 13, count_words),
-           ("why", [], 4, count_words), ("why", [("a", "aaaaa"), ("b", "b")], 8, count_chars_div4),
-           ("why", SEED_PASSAGES, 6, count_words)),
-    inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
-))
-register(Question(
-    "q6.2", "knapsack_value", 3, "the 0/1 knapsack: the most value that fits, by dynamic programming",
-    variants.knapsack_value,
-    cases=(([6, 5, 5], [10, 9, 9], 10), ([], [], 5), ([3], [4], 2), ([3], [4], 3), ([0, 0], [2, 3], 0),
-           ([4, 4], [5, 5], 8), ([2, 3, 4], [3, 4, 5], 5), ([1], [1], 2)),
-    inputs=st.builds(_knapsack_args, COSTS_AND_VALUES, st.integers(0, 40)),
-))
-register(Question(
-    "q6.3", "above_cutoff", 1, "the priority cutoff: passages scoring at least a share of the best",
-    variants.above_cutoff,
-    cases=(([("a", 8), ("b", 4), ("c", 3.5), ("d", 7)], 0.5), ([], 0.5), ([("a", 0), ("b", 0)], 0.5),
-           ([("a", 4), ("b", 4)], 1), ([("a", 8), ("b", 1)], 0)),
-    inputs=st.tuples(SCORED, st.sampled_from([0, 0.25, 0.5, 0.75, 1])),
-))
+register(
+    Question(
+        "q6.1",
+        "pack_until_overflow",
+        2,
+        "stop at the first passage whose prompt is over the limit",
+        variants.pack_until_overflow,
+        cases=(
+            ("why", SEED_PASSAGES, 9, count_words),
+            ("why", SEED_PASSAGES, 13, count_words),
+            ("why", [], 4, count_words),
+            ("why", [("a", "aaaaa"), ("b", "b")], 8, count_chars_div4),
+            ("why", SEED_PASSAGES, 6, count_words),
+        ),
+        inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
+    )
+)
+register(
+    Question(
+        "q6.2",
+        "knapsack_value",
+        3,
+        "the 0/1 knapsack: the most value that fits, by dynamic programming",
+        variants.knapsack_value,
+        cases=(
+            ([6, 5, 5], [10, 9, 9], 10),
+            ([], [], 5),
+            ([3], [4], 2),
+            ([3], [4], 3),
+            ([0, 0], [2, 3], 0),
+            ([4, 4], [5, 5], 8),
+            ([2, 3, 4], [3, 4, 5], 5),
+            ([1], [1], 2),
+        ),
+        inputs=st.builds(_knapsack_args, COSTS_AND_VALUES, st.integers(0, 40)),
+    )
+)
+register(
+    Question(
+        "q6.3",
+        "above_cutoff",
+        1,
+        "the priority cutoff: passages scoring at least a share of the best",
+        variants.above_cutoff,
+        cases=(
+            ([("a", 8), ("b", 4), ("c", 3.5), ("d", 7)], 0.5),
+            ([], 0.5),
+            ([("a", 0), ("b", 0)], 0.5),
+            ([("a", 4), ("b", 4)], 1),
+            ([("a", 8), ("b", 1)], 0),
+        ),
+        inputs=st.tuples(SCORED, st.sampled_from([0, 0.25, 0.5, 0.75, 1])),
+    )
+)
 PREDICT_POLICY = [("a", 50, 9), ("b", 30, 7), ("c", 30, 6), ("d", 20, 2)]  # (id, tokens of its line, score), ranked
 PREDICT_ROOM = 60
 
@@ -523,19 +860,36 @@ def _predict_q6_4() -> tuple[list[str], list[str]]:
     return greedy, [key for key, _, _ in best]
 
 
-register(Question(
-    "q6.4", "predict_q6_4", 1, "predict: what skip-and-continue and the knapsack keep in 60 tokens",
-    _predict_q6_4, cases=((),),
-))
+register(
+    Question(
+        "q6.4",
+        "predict_q6_4",
+        1,
+        "predict: what skip-and-continue and the knapsack keep in 60 tokens",
+        _predict_q6_4,
+        cases=((),),
+    )
+)
 
 # Answers may not be, or call, the reference implementations or their building blocks. (The lessons'
 # traces in packer.lab call these same functions, so an answer that calls a trace is caught as it runs.)
-for module in (packer.chunks, packer.prompt, packer.utf8, packer.section_budget, packer.validation,
-               variants):
-    forbid(*[value for name, value in vars(module).items()
-             if callable(value) and not isinstance(value, type) and getattr(value, "__module__", "") == module.__name__])
+for module in (packer.chunks, packer.prompt, packer.utf8, packer.section_budget, packer.validation, variants):
+    forbid(
+        *[
+            value
+            for name, value in vars(module).items()
+            if callable(value) and not isinstance(value, type) and getattr(value, "__module__", "") == module.__name__
+        ]
+    )
 forbid(count_chars_div4)  # watched, except while it runs as a counter an answer was given
 forbid(*[question.reference for question in BANK.values()])  # the predictions' references too
-forbid(*[value for value in list(globals().values()) if isinstance(value, types.FunctionType)
-         and value.__module__ == __name__ and value.__name__.startswith("_predict")])
+forbid(
+    *[
+        value
+        for value in list(globals().values())
+        if isinstance(value, types.FunctionType)
+        and value.__module__ == __name__
+        and value.__name__.startswith("_predict")
+    ]
+)
 __all__ = ["BANK", "plain", "section_result"]

@@ -37,9 +37,14 @@ GENERATED_EXAMPLES = 120
 TIME_LIMIT = 2.0  # seconds one call of an answer may take in an in-notebook check before it is stopped
 _LIMIT: list[float | None] = [None]  # the limit of the check now running (None: the grader's own timeouts apply)
 SEARCH = settings(
-    database=None, derandomize=True, max_examples=GENERATED_EXAMPLES, deadline=None,
-    suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-    verbosity=Verbosity.quiet, print_blob=False,
+    database=None,
+    derandomize=True,
+    max_examples=GENERATED_EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.generate, Phase.shrink],
+    verbosity=Verbosity.quiet,
+    print_blob=False,
 )
 _SHOWN = 240  # characters of a value shown in feedback before it is shortened
 _BEFORE = 40  # characters shown before the first difference of two long results
@@ -115,6 +120,7 @@ class CheckResult:
         if shell is not None and getattr(self, _SHOWN_IN, None) == shell.execution_count:
             return
         from IPython.display import publish_display_data
+
         publish_display_data({"text/plain": str(self)})
 
 
@@ -133,6 +139,7 @@ def shown(result: CheckResult) -> CheckResult:
     shell = _shell()
     if shell is not None and getattr(shell, "display_pub", None) is not None:
         from IPython.display import publish_display_data
+
         publish_display_data({"text/plain": str(result)})
         object.__setattr__(result, _SHOWN_IN, shell.execution_count)
     return result
@@ -180,8 +187,10 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         yield
         return
     if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+
         def on_alarm(signum: int, frame: Any) -> None:
             raise _TimedOut
+
         started = time.monotonic()
         previous = signal.signal(signal.SIGALRM, on_alarm)
         outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -267,7 +276,7 @@ def first_difference(expected: str, actual: str) -> tuple[str, str]:
     start = max(0, at - _BEFORE) if at > _SHOWN - _BEFORE else 0
 
     def window(text: str) -> str:
-        piece = text[start: start + _SHOWN]
+        piece = text[start : start + _SHOWN]
         return ("…" if start else "") + piece + ("…" if start + _SHOWN < len(text) else "")
 
     return window(expected), window(actual)
@@ -321,8 +330,9 @@ def _changed(before: tuple, after: tuple, reference: Callable[..., Any]) -> str 
     return None
 
 
-def _run(question: Question, func: Callable[..., Any], args: tuple, *, stub_means_unattempted: bool,
-         watch: bool = False) -> _Outcome:
+def _run(
+    question: Question, func: Callable[..., Any], args: tuple, *, stub_means_unattempted: bool, watch: bool = False
+) -> _Outcome:
     """Call func on a private copy of args and record what happened. The answer (watch=True) runs under
     the time limit, and must leave its copy of the input as it found it."""
     given = copy.deepcopy(args)
@@ -388,8 +398,16 @@ def _code_shape(code: types.CodeType) -> tuple:
         if isinstance(value, tuple):
             return tuple(const(v) for v in value)
         return repr(value)
-    return (code.co_name, code.co_code, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars,
-            tuple(const(c) for c in code.co_consts))
+
+    return (
+        code.co_name,
+        code.co_code,
+        code.co_names,
+        code.co_varnames,
+        code.co_freevars,
+        code.co_cellvars,
+        tuple(const(c) for c in code.co_consts),
+    )
 
 
 def forbid(*functions: Callable[..., Any], watch: bool = True) -> None:
@@ -425,8 +443,9 @@ def _code_objects(code: types.CodeType) -> list[types.CodeType]:
 def _resolved_globals(answer: Any) -> list[Any]:
     """Objects an answer's code reaches through its globals and closure, following attribute chains
     (`packer.chunks.assemble_context` resolves to the function itself)."""
-    found: list[Any] = [cell.cell_contents for cell in (getattr(answer, "__closure__", None) or ())
-                        if _cell_is_set(cell)]
+    found: list[Any] = [
+        cell.cell_contents for cell in (getattr(answer, "__closure__", None) or ()) if _cell_is_set(cell)
+    ]
     for code in _code_objects(answer.__code__):
         current: Any = None
         for instruction in dis.get_instructions(code):
@@ -507,18 +526,29 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
         if not expected.raised and not actual.raised and expected.text is None and actual.text is None:
             expected_text, actual_text = first_difference(expected.full, actual.full)
             if expected_text.startswith("…"):
-                at = next((i for i, (a, b) in enumerate(zip(expected.full, actual.full)) if a != b),
-                          min(len(expected.full), len(actual.full)))
+                at = next(
+                    (i for i, (a, b) in enumerate(zip(expected.full, actual.full)) if a != b),
+                    min(len(expected.full), len(actual.full)),
+                )
                 detail += f" (both agree up to character {at} of the result, shown from just before it)"
-        return result(FAILED, detail=detail, counterexample=show_call(question.name, args),
-                      expected=expected_text, actual=actual_text)
+        return result(
+            FAILED,
+            detail=detail,
+            counterexample=show_call(question.name, args),
+            expected=expected_text,
+            actual=actual_text,
+        )
 
     def stopped(error: _Stopped) -> CheckResult:
         expected = _run(question, question.reference, error.args_given, stub_means_unattempted=False)
-        return result(FAILED, detail=f"stopped: the answer was still running after {error.seconds:g} s on this input "
-                                     "(a loop that never ends?)",
-                      counterexample=show_call(question.name, error.args_given), expected=_expected_text(expected),
-                      actual=f"still running after {error.seconds:g} s")
+        return result(
+            FAILED,
+            detail=f"stopped: the answer was still running after {error.seconds:g} s on this input "
+            "(a loop that never ends?)",
+            counterexample=show_call(question.name, error.args_given),
+            expected=_expected_text(expected),
+            actual=f"still running after {error.seconds:g} s",
+        )
 
     try:
         return _search(question, answer, disagreement, failure, stopped, result)
@@ -527,14 +557,17 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
         raise CheckInterrupted(f"check {qid} interrupted{_short(where)}; no points recorded") from None
 
 
-def _search(question: Question, answer: Any, disagreement: Callable, failure: Callable, stopped: Callable,
-            result: Callable) -> CheckResult:
+def _search(
+    question: Question, answer: Any, disagreement: Callable, failure: Callable, stopped: Callable, result: Callable
+) -> CheckResult:
     """The fixed cases, then the generated inputs, then the question's extra requirement."""
     try:
         for index, args in enumerate(question.cases):
             pair = disagreement(args, first=index == 0)
             if pair:
-                return failure(args, pair, f"fixed case {index + 1} of {len(question.cases)} disagrees with the reference")
+                return failure(
+                    args, pair, f"fixed case {index + 1} of {len(question.cases)} disagrees with the reference"
+                )
     except _NotAttempted:
         return result(NOT_ATTEMPTED, detail="the stub still raises NotImplementedError: replace it with your code")
     except _Borrowed as error:

@@ -91,5 +91,16 @@ def always_0(text: str) -> int:
 
 BROKEN_COUNTERS = (always_minus_2, always_minus_1, always_1_0, always_2_5, always_none, always_true)
 
-__all__ = ["BROKEN_COUNTERS", "Once", "Record", "always_0", "always_1_0", "always_2_5", "always_minus_1",
-           "always_minus_2", "always_none", "always_true", "once"]
+__all__ = [
+    "BROKEN_COUNTERS",
+    "Once",
+    "Record",
+    "always_0",
+    "always_1_0",
+    "always_2_5",
+    "always_minus_1",
+    "always_minus_2",
+    "always_none",
+    "always_true",
+    "once",
+]

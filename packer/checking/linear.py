@@ -77,6 +77,7 @@ def _best_time(answer: Callable[..., Any], args: tuple) -> float:
 
 def linear_in_passages(name: str) -> Callable[[Callable[..., Any]], tuple[str, str, str, str] | None]:
     """The requirement that `name(passages, limit, 0)` does work linear in the number of passages."""
+
     def requirement(answer: Callable[..., Any]) -> tuple[str, str, str, str] | None:
         large = SMALL * GROWTH
         small_args = (passages(SMALL), roomy_limit(SMALL), 0)
@@ -89,7 +90,12 @@ def linear_in_passages(name: str) -> Callable[[Callable[..., Any]], tuple[str, s
             growth, margin, unit = _best_time(answer, large_args) / _best_time(answer, small_args), TIME_MARGIN, "time"
         if growth <= GROWTH * margin:
             return None
-        return (f"not linear: from {SMALL} to {large} passages (all kept) the {unit} grew {growth:.0f} times; "
-                f"encode the header once and each line once, and keep a running byte total",
-                shown, f"about {GROWTH} times the {unit} of {SMALL} passages", f"{growth:.0f} times")
+        return (
+            f"not linear: from {SMALL} to {large} passages (all kept) the {unit} grew {growth:.0f} times; "
+            f"encode the header once and each line once, and keep a running byte total",
+            shown,
+            f"about {GROWTH} times the {unit} of {SMALL} passages",
+            f"{growth:.0f} times",
+        )
+
     return requirement

@@ -13,7 +13,9 @@ def headroom_percent(tokens: Any, estimates: Any, percent: int) -> int:
     """The smallest whole percent h with tokens <= estimate * (1 + h/100) for at least `percent` % of passages."""
     tokens, estimates = require_list("tokens", tokens), require_list("estimates", estimates)
     if not tokens or len(tokens) != len(estimates):
-        raise ValueError(f"tokens and estimates must be non-empty and of equal length, got {len(tokens)} and {len(estimates)}")
+        raise ValueError(
+            f"tokens and estimates must be non-empty and of equal length, got {len(tokens)} and {len(estimates)}"
+        )
     for index, (t, e) in enumerate(zip(tokens, estimates)):
         require_count(f"tokens[{index}]", t)
         if type(e) is not int or e < 1:
@@ -38,8 +40,9 @@ def non_additive_cuts(passage: str, count: Callable[[str], int]) -> list[tuple[i
     return found
 
 
-def assemble_measured(texts: Any, max_tokens: int, count: Callable[[str], int],
-                      separator: str = "\n\n") -> tuple[str, int]:
+def assemble_measured(
+    texts: Any, max_tokens: int, count: Callable[[str], int], separator: str = "\n\n"
+) -> tuple[str, int]:
     """Lesson 01's skip-and-continue, but each candidate is kept only if the joined context, measured whole
     with `count`, stays within max_tokens; used is the measure of the returned context."""
     texts = require_list("texts", texts)

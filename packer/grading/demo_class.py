@@ -87,30 +87,57 @@ KINDS: dict[str, tuple[str, NotebookMaker]] = {
     "strict-comparison": ("graded", _loose_comparison),
     "half-done": ("graded", half_done),
     "untouched": ("no answers", exercise),
-    "raises": ("graded", lambda: with_cell("def assemble_prefix(chunks, max_tokens, separator='\\n\\n'):\n"
-                                           "    return 1 / 0")),
-    "no-functions": ("no answers", lambda: nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell("print('I forgot the exercise')")], metadata={"workbook": {"lesson": LESSON}})),
+    "raises": (
+        "graded",
+        lambda: with_cell("def assemble_prefix(chunks, max_tokens, separator='\\n\\n'):\n    return 1 / 0"),
+    ),
+    "no-functions": (
+        "no answers",
+        lambda: nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_code_cell("print('I forgot the exercise')")],
+            metadata={"workbook": {"lesson": LESSON}},
+        ),
+    ),
     "runaway": ("timeout", lambda: with_cell("while True:\n    pass", before="assemble_prefix")),
-    "loops-when-checked": ("timeout", lambda: with_cell(
-        "def assemble_prefix(chunks, max_tokens, separator='\\n\\n'):\n    while True:\n        pass")),
-    "unstoppable": ("timeout", lambda: with_cell(
-        "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass",
-        before="assemble_prefix")),
+    "loops-when-checked": (
+        "timeout",
+        lambda: with_cell(
+            "def assemble_prefix(chunks, max_tokens, separator='\\n\\n'):\n    while True:\n        pass"
+        ),
+    ),
+    "unstoppable": (
+        "timeout",
+        lambda: with_cell(
+            "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass",
+            before="assemble_prefix",
+        ),
+    ),
     "kernel-dies": ("kernel died", lambda: with_cell("import os\nos._exit(1)")),
     "huge-output": ("graded", lambda: with_cell("print('spam ' * 4_000_000)\nfor i in range(20_000):\n    print(i)")),
-    "redefines-check": ("flagged", lambda: with_cell(
-        "def check(qid, answer):\n    print(qid, 'PASSED (10/10 points)')\n\ncheck('q1.1', None)")),
-    "patches-packer": ("flagged", lambda: with_cell(
-        "import packer.checking\npacker.checking.run_check = lambda qid, answer: None\n"
-        "packer.assemble_context = lambda *args: ('', 0)")),
-    "fake-results": ("flagged", lambda: with_cell(
-        "open('grades.json', 'w').write('{\"score\": 10, \"max_score\": 10}')")),
+    "redefines-check": (
+        "flagged",
+        lambda: with_cell("def check(qid, answer):\n    print(qid, 'PASSED (10/10 points)')\n\ncheck('q1.1', None)"),
+    ),
+    "patches-packer": (
+        "flagged",
+        lambda: with_cell(
+            "import packer.checking\npacker.checking.run_check = lambda qid, answer: None\n"
+            "packer.assemble_context = lambda *args: ('', 0)"
+        ),
+    ),
+    "fake-results": (
+        "flagged",
+        lambda: with_cell("open('grades.json', 'w').write('{\"score\": 10, \"max_score\": 10}')"),
+    ),
     "exits": ("graded", lambda: with_cell("exit()")),
     "asks-input": ("graded", lambda: with_cell("name = input('Your name? ')\nprint('hello', name)")),
-    "saves-figure": ("graded", lambda: with_cell(
-        "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.savefig('my_results.png')\n"
-        "open('my_scores.csv', 'w').write('run,score\\n1,10\\n')")),
+    "saves-figure": (
+        "graded",
+        lambda: with_cell(
+            "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.savefig('my_results.png')\n"
+            "open('my_scores.csv', 'w').write('run,score\\n1,10\\n')"
+        ),
+    ),
     "not-json": ("unreadable", lambda: "this is not a notebook {"),
     "not-a-notebook": ("unreadable", lambda: '{"cells": "nope"}'),
 }

@@ -55,19 +55,30 @@ def open_gradebook(out: Path) -> Gradebook | None:
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out: {out} is a file; give a folder for grades.csv, grades.json and feedback/")
     if not out.exists() and out.suffix.lower() in FILE_LIKE:
-        raise ValueError(f"--out: {out} looks like a file name; --out is the folder that will hold grades.csv, "
-                         "grades.json and feedback/")
+        raise ValueError(
+            f"--out: {out} looks like a file name; --out is the folder that will hold grades.csv, "
+            "grades.json and feedback/"
+        )
     if not out.exists() or not any(out.iterdir()):
         return None
     data = _read_ours(out / "grades.json")
     if data is None:
-        raise ValueError(f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
-                         "or empty folder (nothing in it was changed)")
+        raise ValueError(
+            f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
+            "or empty folder (nothing in it was changed)"
+        )
     book = data.get("gradebook", {})
     root = Path(book["root"]) if "root" in book else None
     rows = {r["submission"]: from_row(r) for r in data["submissions"]} if data.get("format") == FORMAT else {}
-    return Gradebook(rows, root, book.get("top", 1), list(book.get("files", [])), list(book.get("skipped", [])),
-                     list(book.get("changed_during_grading", [])), book.get("shard"))
+    return Gradebook(
+        rows,
+        root,
+        book.get("top", 1),
+        list(book.get("files", [])),
+        list(book.get("skipped", [])),
+        list(book.get("changed_during_grading", [])),
+        book.get("shard"),
+    )
 
 
 def _read_ours(path: Path) -> dict | None:
@@ -75,8 +86,13 @@ def _read_ours(path: Path) -> dict | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and "checks_version" in data.get("grader", {}) \
-        and isinstance(data.get("submissions"), list) else None
+    return (
+        data
+        if isinstance(data, dict)
+        and "checks_version" in data.get("grader", {})
+        and isinstance(data.get("submissions"), list)
+        else None
+    )
 
 
 # --- rows as data ---------------------------------------------------------------------------------------------
@@ -85,26 +101,63 @@ def to_row(o: Outcome) -> dict[str, Any]:
     from packer.grading.reports import result_text
 
     return {
-        "submission": o.name, "learner": o.learner, "late": o.late, "sha256": o.sha256, "lesson": o.lesson,
-        "status": o.status, "score": o.score, "max_score": o.max_score, "flags": o.flags, "notes": o.notes,
+        "submission": o.name,
+        "learner": o.learner,
+        "late": o.late,
+        "sha256": o.sha256,
+        "lesson": o.lesson,
+        "status": o.status,
+        "score": o.score,
+        "max_score": o.max_score,
+        "flags": o.flags,
+        "notes": o.notes,
         "output": "\n".join([f"status: {o.status}"] + o.flags + o.notes),
-        "checks_version": o.checks_version, "written": o.written,
-        "tests": [{"name": f"{r['qid']} {r['name']}", "function": r["name"], "qid": r["qid"], "status": r["status"],
-                   "score": r["points"], "max_score": r["max_points"], "output": result_text(r),
-                   **{k: r.get(k) for k in RESULT_FIELDS if k not in ("qid", "name", "status", "points",
-                                                                      "max_points")}} for r in o.results],
+        "checks_version": o.checks_version,
+        "written": o.written,
+        "tests": [
+            {
+                "name": f"{r['qid']} {r['name']}",
+                "function": r["name"],
+                "qid": r["qid"],
+                "status": r["status"],
+                "score": r["points"],
+                "max_score": r["max_points"],
+                "output": result_text(r),
+                **{k: r.get(k) for k in RESULT_FIELDS if k not in ("qid", "name", "status", "points", "max_points")},
+            }
+            for r in o.results
+        ],
     }
 
 
 def from_row(row: dict[str, Any]) -> Outcome:
     """The Outcome a grades.json row was written from."""
-    results = [{"qid": t["qid"], "name": t.get("function", t["name"].split(" ", 1)[-1]), "status": t["status"],
-                "points": t["score"], "max_points": t["max_score"],
-                **{k: t.get(k) for k in ("detail", "counterexample", "expected", "actual")}, "tried": t.get("tried", 0)}
-               for t in row.get("tests", [])]
-    return Outcome(row["submission"], "", row.get("sha256", ""), row.get("lesson", ""), row["status"], results,
-                   list(row.get("flags", [])), list(row.get("notes", [])), row.get("learner", ""),
-                   bool(row.get("late", False)), list(row.get("written", [])), row.get("checks_version", ""))
+    results = [
+        {
+            "qid": t["qid"],
+            "name": t.get("function", t["name"].split(" ", 1)[-1]),
+            "status": t["status"],
+            "points": t["score"],
+            "max_points": t["max_score"],
+            **{k: t.get(k) for k in ("detail", "counterexample", "expected", "actual")},
+            "tried": t.get("tried", 0),
+        }
+        for t in row.get("tests", [])
+    ]
+    return Outcome(
+        row["submission"],
+        "",
+        row.get("sha256", ""),
+        row.get("lesson", ""),
+        row["status"],
+        results,
+        list(row.get("flags", [])),
+        list(row.get("notes", [])),
+        row.get("learner", ""),
+        bool(row.get("late", False)),
+        list(row.get("written", [])),
+        row.get("checks_version", ""),
+    )
 
 
 def to_csv(outcomes: list[Outcome]) -> str:
@@ -115,8 +168,19 @@ def to_csv(outcomes: list[Outcome]) -> str:
     writer.writerow(["submission", "learner", "late", "lesson", "status", *qids, "total", "max", "flags"])
     for o in outcomes:
         points = {r["qid"]: r["points"] for r in o.results}
-        writer.writerow([o.name, o.learner, "late" if o.late else "", o.lesson, o.status,
-                         *[points.get(q, "") for q in qids], o.score, o.max_score, "; ".join(o.flags)])
+        writer.writerow(
+            [
+                o.name,
+                o.learner,
+                "late" if o.late else "",
+                o.lesson,
+                o.status,
+                *[points.get(q, "") for q in qids],
+                o.score,
+                o.max_score,
+                "; ".join(o.flags),
+            ]
+        )
     return out.getvalue()
 
 
@@ -124,24 +188,38 @@ def grader_section(options: Options) -> dict[str, Any]:
     """What this grader grades with: the checks' digest, the versions that decide a verdict, the options."""
     import hypothesis
 
-    return {"checks_version": checks_version(), "python": platform.python_version(),
-            "hypothesis": hypothesis.__version__, "cell_timeout": options.cell_timeout,
-            "notebook_timeout": options.notebook_timeout, "questions": list(options.questions) or "all",
-            "lesson": options.lesson or "from each notebook"}
+    return {
+        "checks_version": checks_version(),
+        "python": platform.python_version(),
+        "hypothesis": hypothesis.__version__,
+        "cell_timeout": options.cell_timeout,
+        "notebook_timeout": options.notebook_timeout,
+        "questions": list(options.questions) or "all",
+        "lesson": options.lesson or "from each notebook",
+    }
 
 
 def options_of(grader: dict[str, Any]) -> Options:
     """The Options a grader section records (the inverse of grader_section, for a merge)."""
     questions = grader.get("questions", "all")
     lesson = grader.get("lesson", "")
-    return Options(grader["cell_timeout"], grader["notebook_timeout"],
-                   () if questions == "all" else tuple(questions), "" if lesson == "from each notebook" else lesson)
+    return Options(
+        grader["cell_timeout"],
+        grader["notebook_timeout"],
+        () if questions == "all" else tuple(questions),
+        "" if lesson == "from each notebook" else lesson,
+    )
 
 
 def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> dict[str, Any]:
     """The whole gradebook as data, with what it was graded with (for an audit) and what the grader wrote."""
-    section = {"root": str(book.root or ""), "top": book.top,
-               "files": files, "skipped": book.skipped, "changed_during_grading": book.changed}
+    section = {
+        "root": str(book.root or ""),
+        "top": book.top,
+        "files": files,
+        "skipped": book.skipped,
+        "changed_during_grading": book.changed,
+    }
     if book.shard is not None:
         section["shard"] = book.shard
     return {
@@ -168,8 +246,9 @@ def write_gradebook(book: Gradebook, options: Options, out: Path, previous: Grad
             if (out / name).is_file():
                 files[f"backup/{name}"] = (out / name).read_bytes()
     names = sorted(set(files) | {"grades.json"})
-    files["grades.json"] = (json.dumps(to_json(book, options, out, names), indent=2, ensure_ascii=False)
-                            + "\n").encode("utf-8")
+    files["grades.json"] = (json.dumps(to_json(book, options, out, names), indent=2, ensure_ascii=False) + "\n").encode(
+        "utf-8"
+    )
     ours = set(previous.files if previous else []) | {"grades.json", "grades.csv"}
     for name in files:
         _safe(out, name)

@@ -34,8 +34,18 @@ from packer.grading.running import Options, lesson_of, lessons
 from packer.grading.shards import class_digest, parse_shard, shard_of
 from packer.grading.submissions import Submission, check_paths, digest, find_submissions, naming_root
 
-__all__ = ["main", "grade_all", "Options", "Outcome", "lesson_of", "checks_version", "feedback_name", "to_csv",
-           "to_markdown", "write_gradebook"]
+__all__ = [
+    "main",
+    "grade_all",
+    "Options",
+    "Outcome",
+    "lesson_of",
+    "checks_version",
+    "feedback_name",
+    "to_csv",
+    "to_markdown",
+    "write_gradebook",
+]
 
 
 # --- checking the command line before any work ----------------------------------------------------------------
@@ -76,10 +86,12 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
     pool = Pool(max(1, min(jobs, len(submissions))), options)
     interrupted = True
     try:
+
         def done(outcome: Outcome) -> None:
             outcomes.append(outcome)
             if progress:
                 progress(outcome)
+
         pool.grade(submissions, done)
         interrupted = False
     finally:
@@ -104,8 +116,11 @@ def complete_rows(outcomes: list[Outcome], options: Options, version: str) -> di
             continue
         completed[outcome.name] = outcome.lesson
         outcome.lesson = lesson
-        outcome.results = [not_graded(q, f"the submission could not be run ({outcome.status})")
-                           for q in questions(lesson) if not options.questions or q.qid in options.questions]
+        outcome.results = [
+            not_graded(q, f"the submission could not be run ({outcome.status})")
+            for q in questions(lesson)
+            if not options.questions or q.qid in options.questions
+        ]
     return completed
 
 
@@ -115,12 +130,19 @@ def check_shard_out(shard: tuple[int, int] | None, previous: Gradebook | None, o
     if previous is None or had == shard:
         return
     if had is None:
-        raise ValueError(f"--out: {out} holds a whole class's gradebook; grade shard {shard[0]}/{shard[1]} into a "
-                         "folder of its own, then merge the shards (nothing was changed)")
-    raise ValueError(f"--out: {out} holds the gradebook of shard {had[0]}/{had[1]}; "
-                     + (f"give shard {shard[0]}/{shard[1]} a folder of its own" if shard else
-                        "merge the shards with python -m packer.grading.merge, or grade into a new folder")
-                     + " (nothing was changed)")
+        raise ValueError(
+            f"--out: {out} holds a whole class's gradebook; grade shard {shard[0]}/{shard[1]} into a "
+            "folder of its own, then merge the shards (nothing was changed)"
+        )
+    raise ValueError(
+        f"--out: {out} holds the gradebook of shard {had[0]}/{had[1]}; "
+        + (
+            f"give shard {shard[0]}/{shard[1]} a folder of its own"
+            if shard
+            else "merge the shards with python -m packer.grading.merge, or grade into a new folder"
+        )
+        + " (nothing was changed)"
+    )
 
 
 def note_changes(submissions: list[Submission], outcomes: dict[str, Outcome]) -> list[str]:
@@ -136,8 +158,10 @@ def note_changes(submissions: list[Submission], outcomes: dict[str, Outcome]) ->
             now = ""
         if now != outcome.sha256:
             what = "was deleted" if not now else f"changed (sha256 {outcome.sha256[:12]}… when read, {now[:12]}… now)"
-            outcome.notes.append(f"the file {what} while the class was being graded; this row grades the version "
-                                 "read at the start; another submission may have written to it")
+            outcome.notes.append(
+                f"the file {what} while the class was being graded; this row grades the version "
+                "read at the start; another submission may have written to it"
+            )
             changed.append(f"{submission.name} {what}")
     return changed
 
@@ -151,6 +175,7 @@ def interrupts_as_keyboard_interrupt():
 
     def stop(*_):
         raise KeyboardInterrupt
+
     previous = signal.signal(signal.SIGTERM, stop)
     try:
         yield
@@ -175,12 +200,19 @@ def make_progress(total: int):
     """A tqdm progress bar on stderr, one step per graded submission."""
     from tqdm import tqdm
 
-    bar = tqdm(total=total, desc="grading", unit="notebook", file=sys.stderr, dynamic_ncols=True,
-               mininterval=0.5 if sys.stderr.isatty() else 5)
+    bar = tqdm(
+        total=total,
+        desc="grading",
+        unit="notebook",
+        file=sys.stderr,
+        dynamic_ncols=True,
+        mininterval=0.5 if sys.stderr.isatty() else 5,
+    )
 
     def step(outcome: Outcome) -> None:
         bar.set_postfix_str(f"{outcome.name[-40:]}: {outcome.status}", refresh=False)
         bar.update(1)
+
     step.bar = bar
     return step
 
@@ -189,14 +221,24 @@ def main(argv: list[str] | None = None) -> int:
     """Grade the submissions and write the gradebook; exit 0 when every row was written, 130 on Ctrl-C."""
     parser = argparse.ArgumentParser(prog="python -m packer.grading", description=__doc__.splitlines()[0])
     parser.add_argument("submissions", nargs="+", help="notebooks, zip archives, or folders searched for both")
-    parser.add_argument("--out", required=True, type=Path, help="gradebook folder: new, empty, or one of ours to update")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: cores)")
+    parser.add_argument(
+        "--out", required=True, type=Path, help="gradebook folder: new, empty, or one of ours to update"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: cores)"
+    )
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds one cell may run (default 10)")
-    parser.add_argument("--notebook-timeout", type=float, default=60.0, help="seconds one notebook may run (default 60)")
+    parser.add_argument(
+        "--notebook-timeout", type=float, default=60.0, help="seconds one notebook may run (default 60)"
+    )
     parser.add_argument("--questions", nargs="*", default=[], help="grade only these question ids (e.g. q1.1)")
     parser.add_argument("--lesson", default="", help="the lesson of notebooks that do not record it (e.g. 01)")
-    parser.add_argument("--shard", default="", metavar="K/N",
-                        help="grade only shard K of N (1 <= K <= N); merge the N shard gradebooks afterwards")
+    parser.add_argument(
+        "--shard",
+        default="",
+        metavar="K/N",
+        help="grade only shard K of N (1 <= K <= N); merge the N shard gradebooks afterwards",
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0 or args.notebook_timeout <= 0:
         parser.error("--jobs, --timeout and --notebook-timeout must be positive")
@@ -249,10 +291,16 @@ def main(argv: list[str] | None = None) -> int:
             book.changed.sort()
             if shard:
                 earlier = previous.shard.get("completed", {}) if previous and previous.shard else {}
-                completed = {name: lesson for name, lesson in earlier.items() if name not in
-                             {o.name for o in outcomes}} | completed
-                book.shard = {"index": shard[0], "count": shard[1], "class_submissions": class_size,
-                              "class_digest": whole, "completed": dict(sorted(completed.items()))}
+                completed = {
+                    name: lesson for name, lesson in earlier.items() if name not in {o.name for o in outcomes}
+                } | completed
+                book.shard = {
+                    "index": shard[0],
+                    "count": shard[1],
+                    "class_submissions": class_size,
+                    "class_digest": whole,
+                    "completed": dict(sorted(completed.items())),
+                }
             kept = len(set(book.rows) - {o.name for o in outcomes})
             book.rows.update({o.name: o for o in outcomes})
             with no_interrupts():
@@ -263,8 +311,11 @@ def main(argv: list[str] | None = None) -> int:
         if progress is not None:
             progress.bar.close()
         shutil.rmtree(run_dir, ignore_errors=True)
-        print(f"interrupted: every kernel stopped, temporary files removed, nothing written"
-              f"{'; the gradebook in ' + str(args.out) + ' is as it was' if previous else ''}", file=sys.stderr)
+        print(
+            f"interrupted: every kernel stopped, temporary files removed, nothing written"
+            f"{'; the gradebook in ' + str(args.out) + ' is as it was' if previous else ''}",
+            file=sys.stderr,
+        )
         return 130
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -275,9 +326,11 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.monotonic() - started
     kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
     share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""
-    print(f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
-          f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
-          f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)")
+    print(
+        f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
+        f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
+        f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)"
+    )
     return 0
 
 

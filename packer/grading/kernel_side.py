@@ -71,8 +71,9 @@ def _workbook_grade_question(qid):
     question = checks.question(qid)
     answer = state["namespace"].get(question.name)
     if answer is None:
-        result = checks.CheckResult(qid, question.name, checks.NOT_ATTEMPTED, 0, question.points,
-                                    detail=f"no {question.name} defined")
+        result = checks.CheckResult(
+            qid, question.name, checks.NOT_ATTEMPTED, 0, question.points, detail=f"no {question.name} defined"
+        )
     else:
         result = checks.run_check(qid, answer)
     with open(state["path"], "a", encoding="utf-8") as out:

@@ -25,9 +25,11 @@ PR_SET_CHILD_SUBREAPER = 36
 # Run in each kernel before the notebook: import the workbook (so its time is not the notebook's), and make
 # exit()/quit() stop only the cell they are in (a SystemExit the notes report) rather than end the kernel
 # at some moment after the cell, which graded the same notebook 3/10 one run and 0/10 the next.
-PRELUDE = ("import packer, packer.checking, packer.checking.bank\n"
-           "get_ipython().ask_exit = lambda: (_ for _ in ()).throw(SystemExit("
-           "'exit() ends the kernel; while grading it stops only this cell'))")
+PRELUDE = (
+    "import packer, packer.checking, packer.checking.bank\n"
+    "get_ipython().ask_exit = lambda: (_ for _ in ()).throw(SystemExit("
+    "'exit() ends the kernel; while grading it stops only this cell'))"
+)
 
 
 @dataclass
@@ -56,16 +58,29 @@ async def start_kernel(run_dir: str, run_token: str) -> Kernel:
     token = uuid.uuid4().hex
     cwd = os.path.join(run_dir, "kernels", token)
     os.makedirs(cwd)
-    env = {**os.environ, "PACKER_CHECKS_DEFERRED": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg",
-           "HYPOTHESIS_STORAGE_DIRECTORY": os.path.join(run_dir, "hypothesis"),
-           RUN_TOKEN: run_token, KERNEL_TOKEN: token}
-    km = AsyncKernelManager(kernel_name="python3",
-                            connection_file=os.path.join(run_dir, "connections", f"kernel-{token}.json"))
+    env = {
+        **os.environ,
+        "PACKER_CHECKS_DEFERRED": "1",
+        "PYTHONHASHSEED": "0",
+        "MPLBACKEND": "Agg",
+        "HYPOTHESIS_STORAGE_DIRECTORY": os.path.join(run_dir, "hypothesis"),
+        RUN_TOKEN: run_token,
+        KERNEL_TOKEN: token,
+    }
+    km = AsyncKernelManager(
+        kernel_name="python3", connection_file=os.path.join(run_dir, "connections", f"kernel-{token}.json")
+    )
     os.makedirs(os.path.dirname(km.connection_file), exist_ok=True)
     kernel = Kernel(km, None, cwd, token, 0)
     try:
-        await km.start_kernel(cwd=cwd, env=env, extra_arguments=["--HistoryManager.enabled=False"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await km.start_kernel(
+            cwd=cwd,
+            env=env,
+            extra_arguments=["--HistoryManager.enabled=False"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         kernel.pid = km.provisioner.process.pid
         kernel.kc = km.client()
         kernel.kc.start_channels(stdin=False)

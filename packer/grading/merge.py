@@ -16,8 +16,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from packer.grading.gradebook import (FORMAT, Gradebook, _read_ours, checks_version, from_row, open_gradebook,
-                                      options_of, write_gradebook)
+from packer.grading.gradebook import (
+    FORMAT,
+    Gradebook,
+    _read_ours,
+    checks_version,
+    from_row,
+    open_gradebook,
+    options_of,
+    write_gradebook,
+)
 from packer.grading.grader import complete_rows, no_interrupts
 from packer.grading.outcome import Outcome
 from packer.grading.shards import class_digest, shard_of
@@ -43,28 +51,38 @@ def check_complete(shards: Shards) -> None:
     for folder, data in shards:
         shard = data["gradebook"]["shard"]
         if shard["count"] != count:
-            raise ValueError(f"{folder} is shard {shard['index']}/{shard['count']} but {first} is one of {count} "
-                             "shards; merge the shards of one run")
+            raise ValueError(
+                f"{folder} is shard {shard['index']}/{shard['count']} but {first} is one of {count} "
+                "shards; merge the shards of one run"
+            )
         if shard["index"] in seen:
             raise ValueError(f"shard {shard['index']}/{count} given twice: {seen[shard['index']]} and {folder}")
         seen[shard["index"]] = folder
     missing = [str(k) for k in range(1, count + 1) if k not in seen]
     if missing:
-        raise ValueError(f"missing shard{'s' if len(missing) > 1 else ''} {', '.join(missing)} of {count}; "
-                         "a merge needs every shard's gradebook")
+        raise ValueError(
+            f"missing shard{'s' if len(missing) > 1 else ''} {', '.join(missing)} of {count}; "
+            "a merge needs every shard's gradebook"
+        )
     for folder, data in rest:
         for key in sorted(set(head["grader"]) | set(data["grader"])):
             if head["grader"].get(key) != data["grader"].get(key):
-                raise ValueError(f"{folder} was graded with {key} {data['grader'].get(key)!r}, {first} with "
-                                 f"{head['grader'].get(key)!r}; regrade the shards with one grader and the same "
-                                 "options")
+                raise ValueError(
+                    f"{folder} was graded with {key} {data['grader'].get(key)!r}, {first} with "
+                    f"{head['grader'].get(key)!r}; regrade the shards with one grader and the same "
+                    "options"
+                )
         for key in ("root", "top", "skipped"):
             if head["gradebook"][key] != data["gradebook"][key]:
-                raise ValueError(f"{folder} and {first} name their rows differently ({key} differs); grade every "
-                                 "shard with the same submission paths")
+                raise ValueError(
+                    f"{folder} and {first} name their rows differently ({key} differs); grade every "
+                    "shard with the same submission paths"
+                )
         if head["gradebook"]["shard"]["class_digest"] != data["gradebook"]["shard"]["class_digest"]:
-            raise ValueError(f"{folder} and {first} saw different classes (submissions added, removed or renamed "
-                             "between the shards' runs); grade every shard from the same files")
+            raise ValueError(
+                f"{folder} and {first} saw different classes (submissions added, removed or renamed "
+                "between the shards' runs); grade every shard from the same files"
+            )
 
 
 def merged_rows(shards: Shards) -> list[Outcome]:
@@ -88,11 +106,15 @@ def merged_rows(shards: Shards) -> list[Outcome]:
             outcomes.append(outcome)
     head = shards[0][1]["gradebook"]
     names = sorted(owner)
-    if len(names) != head["shard"]["class_submissions"] or \
-            class_digest(names, head["skipped"]) != head["shard"]["class_digest"]:
-        raise ValueError(f"the shards hold {len(names)} rows but the class they saw had "
-                         f"{head['shard']['class_submissions']} submissions (a shard gradebook was edited or "
-                         "regraded from other files); regrade the shards")
+    if (
+        len(names) != head["shard"]["class_submissions"]
+        or class_digest(names, head["skipped"]) != head["shard"]["class_digest"]
+    ):
+        raise ValueError(
+            f"the shards hold {len(names)} rows but the class they saw had "
+            f"{head['shard']['class_submissions']} submissions (a shard gradebook was edited or "
+            "regraded from other files); regrade the shards"
+        )
     return sorted(outcomes, key=lambda o: o.name)
 
 
@@ -103,12 +125,15 @@ def check_out(out: Path, shards: Shards) -> Gradebook | None:
             raise ValueError(f"--out: {out} is inside the shard gradebook {folder}; give a folder of its own")
     previous = open_gradebook(out)
     if previous and previous.shard:
-        raise ValueError(f"--out: {out} holds the gradebook of shard {previous.shard['index']}/"
-                         f"{previous.shard['count']}; give a new folder or the whole class's gradebook")
+        raise ValueError(
+            f"--out: {out} holds the gradebook of shard {previous.shard['index']}/"
+            f"{previous.shard['count']}; give a new folder or the whole class's gradebook"
+        )
     head = shards[0][1]["gradebook"]
     if previous and previous.rows and (str(previous.root or "") != head["root"] or previous.top != head["top"]):
-        raise ValueError(f"--out: {out} names its rows from {previous.root}, the shards from {head['root']}; "
-                         "merge into a new folder")
+        raise ValueError(
+            f"--out: {out} names its rows from {previous.root}, the shards from {head['root']}; merge into a new folder"
+        )
     return previous
 
 
@@ -116,16 +141,20 @@ def main(argv: list[str] | None = None) -> int:
     """Merge the shard gradebooks into --out; exit 0 when written, 2 (nothing written) when refused."""
     parser = argparse.ArgumentParser(prog="python -m packer.grading.merge", description=__doc__.splitlines()[0])
     parser.add_argument("shards", nargs="+", type=Path, help="the N shard gradebooks (each run's --out folder)")
-    parser.add_argument("--out", required=True, type=Path, help="gradebook folder: new, empty, or one of ours to update")
+    parser.add_argument(
+        "--out", required=True, type=Path, help="gradebook folder: new, empty, or one of ours to update"
+    )
     args = parser.parse_args(argv)
     try:
         shards = [(folder, read_shard(folder)) for folder in args.shards]
         check_complete(shards)
         grader = shards[0][1]["grader"]
         if grader["checks_version"] != checks_version():
-            raise ValueError("the shards were graded with other checks than this grader's (checks_version "
-                             f"{grader['checks_version'][:12]}…, here {checks_version()[:12]}…); merge with the "
-                             "grader that graded them")
+            raise ValueError(
+                "the shards were graded with other checks than this grader's (checks_version "
+                f"{grader['checks_version'][:12]}…, here {checks_version()[:12]}…); merge with the "
+                "grader that graded them"
+            )
         outcomes = merged_rows(shards)
         previous = check_out(args.out, shards)
         options = options_of(grader)
@@ -146,8 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
-    print(f"merged {len(shards)} shards ({len(outcomes)} submissions){kept_text}; wrote {args.out / 'grades.csv'}, "
-          f"{args.out / 'report.md'} and the rest of {args.out}/")
+    print(
+        f"merged {len(shards)} shards ({len(outcomes)} submissions){kept_text}; wrote {args.out / 'grades.csv'}, "
+        f"{args.out / 'report.md'} and the rest of {args.out}/"
+    )
     return 0
 
 

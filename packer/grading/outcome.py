@@ -6,8 +6,18 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 NOT_GRADED = "not graded"  # a question grading never reached (the notebook stopped), unlike "not attempted"
-RESULT_FIELDS = ("qid", "name", "status", "points", "max_points", "detail", "counterexample", "expected",
-                 "actual", "tried")
+RESULT_FIELDS = (
+    "qid",
+    "name",
+    "status",
+    "points",
+    "max_points",
+    "detail",
+    "counterexample",
+    "expected",
+    "actual",
+    "tried",
+)
 
 
 @dataclass
@@ -44,9 +54,18 @@ class Outcome:
 
 def not_graded(question: Any, why: str) -> dict:
     """The result of a question grading never reached, with the reason."""
-    return {"qid": question.qid, "name": question.name, "status": NOT_GRADED, "points": 0,
-            "max_points": question.points, "detail": f"not graded: {why}", "counterexample": None,
-            "expected": None, "actual": None, "tried": 0}
+    return {
+        "qid": question.qid,
+        "name": question.name,
+        "status": NOT_GRADED,
+        "points": 0,
+        "max_points": question.points,
+        "detail": f"not graded: {why}",
+        "counterexample": None,
+        "expected": None,
+        "actual": None,
+        "tried": 0,
+    }
 
 
 def qid_order(qid: str) -> tuple[int, ...]:

@@ -21,8 +21,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from packer.grading.kernels import KERNEL_TOKEN, RUN_TOKEN, become_subreaper, kill_processes, start_kernel, \
-    stop_kernel, tokened, tree
+from packer.grading.kernels import (
+    KERNEL_TOKEN,
+    RUN_TOKEN,
+    become_subreaper,
+    kill_processes,
+    start_kernel,
+    stop_kernel,
+    tokened,
+    tree,
+)
 from packer.grading.outcome import Outcome
 from packer.grading.running import Options, error_outcome, grade_submission
 from packer.grading.submissions import Submission
@@ -155,8 +163,12 @@ class Pool:
             return Outcome(**row)
         except (EOFError, OSError):  # the worker process itself died (killed, out of memory)
             worker.process.join(1)
-            return error_outcome(submission, RuntimeError(
-                f"the grading worker exited (exit code {worker.process.exitcode}) while grading this submission"))
+            return error_outcome(
+                submission,
+                RuntimeError(
+                    f"the grading worker exited (exit code {worker.process.exitcode}) while grading this submission"
+                ),
+            )
 
     def close(self, interrupted: bool = False) -> None:
         """Stop every worker: ask nicely after a normal run, SIGTERM at once after an interrupt; then make

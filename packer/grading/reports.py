@@ -19,10 +19,32 @@ from collections.abc import Iterator
 from packer.grading.outcome import NOT_GRADED, Outcome, qid_order
 
 # Gradescope's published field lists (top level, and per test).
-GRADESCOPE_FIELDS = ("score", "execution_time", "output", "output_format", "test_output_format",
-                     "test_name_format", "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard")
-GRADESCOPE_TEST_FIELDS = ("score", "max_score", "status", "name", "name_format", "number", "output",
-                          "output_format", "tags", "visibility", "extra_data")
+GRADESCOPE_FIELDS = (
+    "score",
+    "execution_time",
+    "output",
+    "output_format",
+    "test_output_format",
+    "test_name_format",
+    "visibility",
+    "stdout_visibility",
+    "extra_data",
+    "tests",
+    "leaderboard",
+)
+GRADESCOPE_TEST_FIELDS = (
+    "score",
+    "max_score",
+    "status",
+    "name",
+    "name_format",
+    "number",
+    "output",
+    "output_format",
+    "tags",
+    "visibility",
+    "extra_data",
+)
 
 
 def result_text(result: dict) -> str:
@@ -40,16 +62,28 @@ def feedback_name(name: str) -> str:
 
 def to_markdown(outcome: Outcome) -> str:
     """A readable report for one learner."""
-    lines = [f"# Feedback: {outcome.name}", "", f"- learner: {outcome.learner or 'unknown'}"
-             + (" (late)" if outcome.late else ""), f"- status: **{outcome.status}**",
-             f"- score: **{outcome.score} / {outcome.max_score}**", f"- lesson: {outcome.lesson or 'unknown'}", ""]
+    lines = [
+        f"# Feedback: {outcome.name}",
+        "",
+        f"- learner: {outcome.learner or 'unknown'}" + (" (late)" if outcome.late else ""),
+        f"- status: **{outcome.status}**",
+        f"- score: **{outcome.score} / {outcome.max_score}**",
+        f"- lesson: {outcome.lesson or 'unknown'}",
+        "",
+    ]
     if outcome.flags:
         lines += ["## Flagged", "", *[f"- {flag}" for flag in outcome.flags], ""]
     if outcome.notes:
         lines += ["## Notes", "", *[f"- {note}" for note in outcome.notes], ""]
     for result in outcome.results:
-        lines += [f"## {result['qid']} {result['name']}: {result['points']}/{result['max_points']}", "", "```",
-                  result_text(result), "```", ""]
+        lines += [
+            f"## {result['qid']} {result['name']}: {result['points']}/{result['max_points']}",
+            "",
+            "```",
+            result_text(result),
+            "```",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -61,14 +95,28 @@ def to_gradescope(outcome: Outcome) -> dict:
         "score": outcome.score,
         "output": "\n".join([f"status: {outcome.status}"] + outcome.flags + outcome.notes),
         "visibility": "visible",
-        "extra_data": {"submission": outcome.name, "learner": outcome.learner, "late": outcome.late,
-                       "status": outcome.status, "lesson": outcome.lesson, "sha256": outcome.sha256,
-                       "max_score": outcome.max_score, "flags": outcome.flags},
-        "tests": [{"score": r["points"], "max_score": r["max_points"],
-                   "status": "passed" if r["status"] == PASSED else "failed",
-                   "name": f"{r['qid']} {r['name']}", "number": r["qid"], "output": result_text(r),
-                   "extra_data": {"status": r["status"], "counterexample": r.get("counterexample")}}
-                  for r in outcome.results],
+        "extra_data": {
+            "submission": outcome.name,
+            "learner": outcome.learner,
+            "late": outcome.late,
+            "status": outcome.status,
+            "lesson": outcome.lesson,
+            "sha256": outcome.sha256,
+            "max_score": outcome.max_score,
+            "flags": outcome.flags,
+        },
+        "tests": [
+            {
+                "score": r["points"],
+                "max_score": r["max_points"],
+                "status": "passed" if r["status"] == PASSED else "failed",
+                "name": f"{r['qid']} {r['name']}",
+                "number": r["qid"],
+                "output": result_text(r),
+                "extra_data": {"status": r["status"], "counterexample": r.get("counterexample")},
+            }
+            for r in outcome.results
+        ],
     }
 
 
@@ -76,8 +124,10 @@ def gradebook_files(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
     """Every file the gradebook holds besides grades.csv and grades.json."""
     for outcome in outcomes:
         yield feedback_name(outcome.name), to_markdown(outcome).encode("utf-8")
-        yield (f"gradescope/{outcome.name}/results.json",
-               (json.dumps(to_gradescope(outcome), indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+        yield (
+            f"gradescope/{outcome.name}/results.json",
+            (json.dumps(to_gradescope(outcome), indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+        )
     yield from class_report(outcomes)
     yield from written_answers(outcomes)
 
@@ -88,8 +138,9 @@ def question_stats(outcomes: list[Outcome]) -> dict[str, dict]:
     stats: dict[str, dict] = {}
     for outcome in outcomes:
         for r in outcome.results:
-            entry = stats.setdefault(r["qid"], {"name": r["name"], "statuses": Counter(), "counterexamples": Counter(),
-                                                "examples": {}})
+            entry = stats.setdefault(
+                r["qid"], {"name": r["name"], "statuses": Counter(), "counterexamples": Counter(), "examples": {}}
+            )
             entry["statuses"][r["status"]] += 1
             if r.get("counterexample") is not None:
                 key = str(r["counterexample"])
@@ -106,31 +157,68 @@ def class_report(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
     statuses = Counter(o.status for o in outcomes)
     stats = question_stats(outcomes)
     scores = Counter((o.score, o.max_score) for o in outcomes if o.max_score)
-    lines = ["# Class report", "", f"{len(outcomes)} submissions from {len({o.learner for o in outcomes})} learners"
-             f" ({sum(o.late for o in outcomes)} late).", "", "## Status", "", "| status | submissions |", "|---|---|"]
+    lines = [
+        "# Class report",
+        "",
+        f"{len(outcomes)} submissions from {len({o.learner for o in outcomes})} learners"
+        f" ({sum(o.late for o in outcomes)} late).",
+        "",
+        "## Status",
+        "",
+        "| status | submissions |",
+        "|---|---|",
+    ]
     lines += [f"| {status} | {count} |" for status, count in sorted(statuses.items())]
-    lines += ["", "## Scores", "", "![score distribution](report/scores.png)", "",
-              "| score | submissions |", "|---|---|"]
+    lines += [
+        "",
+        "## Scores",
+        "",
+        "![score distribution](report/scores.png)",
+        "",
+        "| score | submissions |",
+        "|---|---|",
+    ]
     lines += [f"| {score} / {top} | {count} |" for (score, top), count in sorted(scores.items())]
-    lines += ["", "## Questions", "", "![pass rate per question](report/questions.png)", "",
-              "| question | passed | failed | not attempted | not graded | pass rate |", "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Questions",
+        "",
+        "![pass rate per question](report/questions.png)",
+        "",
+        "| question | passed | failed | not attempted | not graded | pass rate |",
+        "|---|---|---|---|---|---|",
+    ]
     for qid, entry in stats.items():
         total = sum(entry["statuses"].values())
         passed = entry["statuses"][PASSED]
         others = total - passed - entry["statuses"]["not attempted"] - entry["statuses"][NOT_GRADED]
-        lines.append(f"| {qid} {entry['name']} | {passed} | {others} | {entry['statuses']['not attempted']} | "
-                     f"{entry['statuses'][NOT_GRADED]} | {passed / total:.0%} |")
-    lines += ["", "## What the class misunderstands", "",
-              "The most common counterexample per question: the input on which most wrong answers disagreed "
-              "with the reference.", ""]
+        lines.append(
+            f"| {qid} {entry['name']} | {passed} | {others} | {entry['statuses']['not attempted']} | "
+            f"{entry['statuses'][NOT_GRADED]} | {passed / total:.0%} |"
+        )
+    lines += [
+        "",
+        "## What the class misunderstands",
+        "",
+        "The most common counterexample per question: the input on which most wrong answers disagreed "
+        "with the reference.",
+        "",
+    ]
     for qid, entry in stats.items():
         if not entry["counterexamples"]:
             continue
         example, count = sorted(entry["counterexamples"].items(), key=lambda kv: (-kv[1], kv[0]))[0]
         expected, actual = entry["examples"][example]
-        lines += [f"### {qid} {entry['name']}: {count} of {sum(entry['counterexamples'].values())} failing "
-                  "answers", "", "```", f"input:    {example}", f"expected: {expected}", f"actual:   {actual}",
-                  "```", ""]
+        lines += [
+            f"### {qid} {entry['name']}: {count} of {sum(entry['counterexamples'].values())} failing answers",
+            "",
+            "```",
+            f"input:    {example}",
+            f"expected: {expected}",
+            f"actual:   {actual}",
+            "```",
+            "",
+        ]
     yield "report.md", ("\n".join(lines).rstrip() + "\n").encode("utf-8")
     yield "report/scores.png", _scores_figure(outcomes)
     yield "report/questions.png", _questions_figure(stats)
@@ -183,9 +271,21 @@ def written_answers(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
         for number, written in enumerate(outcome.written, start=1):
             by_question.setdefault((outcome.lesson or "unknown", number), []).append((outcome, written))
     for (lesson, number), answers in sorted(by_question.items()):
-        lines = [f"# {lesson}: open question {number}", "", f"> {answers[0][1]['question']}", "",
-                 f"{sum(bool(w['answer']) for _, w in answers)} of {len(answers)} submissions answered.", ""]
+        lines = [
+            f"# {lesson}: open question {number}",
+            "",
+            f"> {answers[0][1]['question']}",
+            "",
+            f"{sum(bool(w['answer']) for _, w in answers)} of {len(answers)} submissions answered.",
+            "",
+        ]
         for outcome, written in answers:
-            lines += [f"## {outcome.learner or outcome.name} ({outcome.name})", "",
-                      written["answer"] or "*(no answer)*", "", "Points: ____", ""]
+            lines += [
+                f"## {outcome.learner or outcome.name} ({outcome.name})",
+                "",
+                written["answer"] or "*(no answer)*",
+                "",
+                "Points: ____",
+                "",
+            ]
         yield f"answers/{lesson}/open-question-{number}.md", "\n".join(lines).encode("utf-8")

@@ -30,14 +30,26 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 GRADER_ROOT = PACKAGE_DIR.parent.parent  # the folder that holds packer/: the kernel loads its fresh copy from here
 KERNEL_SOURCE = (PACKAGE_DIR / "kernel_side.py").read_text(encoding="utf-8")
 # Functions the checks rely on that live outside packer: their code is compared inside each kernel.
-FINGERPRINTED = ("hypothesis.find", "copy.deepcopy", "json.dumps", "builtins.open", "builtins.isinstance",
-                 "builtins.type", "builtins.repr", "sys.setprofile", "hashlib.sha256")
+FINGERPRINTED = (
+    "hypothesis.find",
+    "copy.deepcopy",
+    "json.dumps",
+    "builtins.open",
+    "builtins.isinstance",
+    "builtins.type",
+    "builtins.repr",
+    "sys.setprofile",
+    "hashlib.sha256",
+)
 OUTPUT_LIMIT = 100_000  # characters of output kept per cell; the rest is dropped and noted
 STATIC_TAMPERING = (
     (re.compile(r"^\s*def\s+check\s*\(|^\s*check\s*=[^=]", re.M), "the notebook defines its own check"),
     (re.compile(r"\bpacker(\.\w+)+\s*=[^=]|setattr\(\s*packer\b", re.M), "the notebook assigns to the packer module"),
     (re.compile(r"\bsys\.modules\b"), "the notebook reaches into sys.modules"),
-    (re.compile(r"grades\.(csv|json)|PACKER_CHECKS_DEFERRED|_workbook_grade"), "the notebook names the grader's files or hooks"),
+    (
+        re.compile(r"grades\.(csv|json)|PACKER_CHECKS_DEFERRED|_workbook_grade"),
+        "the notebook names the grader's files or hooks",
+    ),
 )
 OPEN_QUESTION = re.compile(r"^#+\s*Open question", re.I)
 ANSWER_PLACEHOLDER = "*Write your answer here.*"
@@ -114,7 +126,7 @@ def written_answers(notebook: nbformat.NotebookNode) -> list[dict]:
             continue
         prompt = " ".join(cell.source.strip().split("\n\n", 1)[-1].split())
         text = []
-        for later in notebook.cells[index + 1:]:
+        for later in notebook.cells[index + 1 :]:
             if later.cell_type != "markdown" or later.source.lstrip().startswith("#"):
                 break
             text.append(later.source.strip())
@@ -152,8 +164,15 @@ def _client_class() -> type:
 
 
 def _client(notebook: nbformat.NotebookNode, kernel: Kernel) -> Any:
-    client = _client_class()(notebook, km=kernel.km, allow_errors=True, interrupt_on_timeout=True,
-                             record_timing=False, iopub_timeout=5, store_widget_state=False)
+    client = _client_class()(
+        notebook,
+        km=kernel.km,
+        allow_errors=True,
+        interrupt_on_timeout=True,
+        record_timing=False,
+        iopub_timeout=5,
+        store_widget_state=False,
+    )
     client.kc = kernel.kc
     return client
 
@@ -187,8 +206,9 @@ class Run:
     why: str = ""  # the reason, as the learner reads it
 
 
-async def run_cells(notebook: nbformat.NotebookNode, kernel: Kernel, options: Options, notes: list[str],
-                    upto: int | None = None) -> tuple[Run, Any]:
+async def run_cells(
+    notebook: nbformat.NotebookNode, kernel: Kernel, options: Options, notes: list[str], upto: int | None = None
+) -> tuple[Run, Any]:
     """Run the notebook's code cells (those before `upto`, when given) with the cell and notebook limits."""
     client = _client(notebook, kernel)
     deadline = time.monotonic() + options.notebook_timeout
@@ -198,8 +218,12 @@ async def run_cells(notebook: nbformat.NotebookNode, kernel: Kernel, options: Op
             continue
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            run = Run("timeout", index, f"the notebook ran past its {options.notebook_timeout:g} s notebook limit "
-                                        f"(--notebook-timeout) before {describe_cell(notebook, index)}")
+            run = Run(
+                "timeout",
+                index,
+                f"the notebook ran past its {options.notebook_timeout:g} s notebook limit "
+                f"(--notebook-timeout) before {describe_cell(notebook, index)}",
+            )
             notes.append(f"{run.why}; that cell and the ones after it did not run")
             break
         cell_limit = min(options.cell_timeout, remaining)
@@ -210,12 +234,18 @@ async def run_cells(notebook: nbformat.NotebookNode, kernel: Kernel, options: Op
             notes.append(run.why)
             break
         if state in ("interrupted", "timeout"):
-            limit = (f"the {options.cell_timeout:g} s cell limit (--timeout)" if which == "cell" else
-                     f"the {options.notebook_timeout:g} s notebook limit (--notebook-timeout)")
+            limit = (
+                f"the {options.cell_timeout:g} s cell limit (--timeout)"
+                if which == "cell"
+                else f"the {options.notebook_timeout:g} s notebook limit (--notebook-timeout)"
+            )
             why = f"{describe_cell(notebook, index)} ran past {limit} and was stopped"
             if state == "timeout" or which == "notebook":
-                run = Run("timeout", index, why + ("" if state == "interrupted" else
-                                                   " (it ignored the interrupt, so nothing more could run)"))
+                run = Run(
+                    "timeout",
+                    index,
+                    why + ("" if state == "interrupted" else " (it ignored the interrupt, so nothing more could run)"),
+                )
                 notes.append(run.why)
                 break
             notes.append(why)
@@ -232,7 +262,8 @@ async def _run_checks(client: Any, wanted: list, options: Options) -> tuple[dict
     os.makedirs(private, mode=0o700)
     results_path = os.path.join(private, f"{os.urandom(8).hex()}.jsonl")
     setup = nbformat.v4.new_code_cell(
-        KERNEL_SOURCE + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {_fingerprints()!r})")
+        KERNEL_SOURCE + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {_fingerprints()!r})"
+    )
     try:
         state = await _run_cell(client, setup, len(client.nb.cells), 60)
         state = "timeout" if state == "interrupted" else state
@@ -273,35 +304,65 @@ def _cell_errors(notebook: nbformat.NotebookNode, upto: int | None = None) -> li
             if out.get("output_type") != "error" or out.get("ename") == "KeyboardInterrupt":
                 continue
             if out.get("ename") == "SystemExit":
-                notes.append(f"{describe_cell(notebook, index)} called exit(): while grading that stops only the "
-                             "cell, and every answer is still graded")
+                notes.append(
+                    f"{describe_cell(notebook, index)} called exit(): while grading that stops only the "
+                    "cell, and every answer is still graded"
+                )
             elif out.get("ename") == "StdinNotImplementedError":
-                notes.append(f"{describe_cell(notebook, index)} called input(): reading from stdin is not allowed "
-                             "while grading, so the call failed at once")
+                notes.append(
+                    f"{describe_cell(notebook, index)} called input(): reading from stdin is not allowed "
+                    "while grading, so the call failed at once"
+                )
             else:
-                notes.append(f"{describe_cell(notebook, index)} raised "
-                             f"{out.get('ename')}: {str(out.get('evalue', ''))[:200]}")
+                notes.append(
+                    f"{describe_cell(notebook, index)} raised {out.get('ename')}: {str(out.get('evalue', ''))[:200]}"
+                )
     return notes
 
 
 # --- one submission, start to end ---------------------------------------------------------------------------
 def problem_outcome(submission: Submission, status: str, note: str, sha256: str = "", lesson: str = "") -> Outcome:
     """The row of a submission that could not be run."""
-    return Outcome(submission.name, submission.path, sha256, lesson, status, notes=[note],
-                   learner=submission.learner, late=submission.late)
+    return Outcome(
+        submission.name,
+        submission.path,
+        sha256,
+        lesson,
+        status,
+        notes=[note],
+        learner=submission.learner,
+        late=submission.late,
+    )
 
 
 def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbformat.NotebookNode | None, str]:
     """Read, hash and parse a submission (outputs stripped). Returns (problem row or None, notebook, sha256)."""
     if submission.problem:
         sha256 = digest(submission) if not submission.member and os.path.isfile(submission.path) else ""
-        return problem_outcome(submission, "unreadable", submission.problem, sha256,
-                               options.lesson or lesson_from_name(submission.name)), None, sha256
+        return (
+            problem_outcome(
+                submission,
+                "unreadable",
+                submission.problem,
+                sha256,
+                options.lesson or lesson_from_name(submission.name),
+            ),
+            None,
+            sha256,
+        )
     try:
         data = read_bytes(submission)
     except (OSError, KeyError) as error:
-        return problem_outcome(submission, "unreadable", f"cannot read the file: {error}",
-                               lesson=options.lesson or lesson_from_name(submission.name)), None, ""
+        return (
+            problem_outcome(
+                submission,
+                "unreadable",
+                f"cannot read the file: {error}",
+                lesson=options.lesson or lesson_from_name(submission.name),
+            ),
+            None,
+            "",
+        )
     import hashlib
 
     sha256 = hashlib.sha256(data).hexdigest()
@@ -309,9 +370,17 @@ def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbfo
         notebook = parse_stripped(data)
     except Exception as error:  # not JSON, not UTF-8, not a notebook: all the same to the gradebook
         del data
-        return problem_outcome(submission, "unreadable", f"not a readable notebook: {type(error).__name__}: "
-                               f"{(str(error).splitlines() or [''])[0][:200]}", sha256,
-                               options.lesson or lesson_from_name(submission.name)), None, sha256
+        return (
+            problem_outcome(
+                submission,
+                "unreadable",
+                f"not a readable notebook: {type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}",
+                sha256,
+                options.lesson or lesson_from_name(submission.name),
+            ),
+            None,
+            sha256,
+        )
     del data
     return None, notebook, sha256
 
@@ -325,8 +394,17 @@ async def grade_submission(submission: Submission, options: Options, take_kernel
 
     own = lesson_of(notebook, submission.name)
     lesson = options.lesson or own
-    outcome = Outcome(submission.name, submission.path, sha256, lesson, "graded", flags=static_flags(notebook),
-                      learner=submission.learner, late=submission.late, written=written_answers(notebook))
+    outcome = Outcome(
+        submission.name,
+        submission.path,
+        sha256,
+        lesson,
+        "graded",
+        flags=static_flags(notebook),
+        learner=submission.learner,
+        late=submission.late,
+        written=written_answers(notebook),
+    )
     if not lesson:
         outcome.status = "unknown lesson"
         outcome.notes.append("cannot tell which lesson this notebook belongs to (give --lesson to say)")
@@ -346,11 +424,14 @@ async def grade_submission(submission: Submission, options: Options, take_kernel
                 outcome.notes.append("re-running the cells before it in a fresh kernel failed too: " + replay.why)
                 client = None
             else:
-                outcome.notes.append(f"the answers defined before cell {run.stopped_at + 1} were graded "
-                                     "(the cells before it were re-run in a fresh kernel)")
+                outcome.notes.append(
+                    f"the answers defined before cell {run.stopped_at + 1} were graded "
+                    "(the cells before it were re-run in a fresh kernel)"
+                )
         for index in sorted(getattr(client, "truncated", ())):
-            outcome.notes.append(f"cell {index + 1} printed more than {OUTPUT_LIMIT:,} characters; "
-                                 "the rest was dropped")
+            outcome.notes.append(
+                f"cell {index + 1} printed more than {OUTPUT_LIMIT:,} characters; the rest was dropped"
+            )
         outcome.notes += _cell_errors(notebook, run.stopped_at if stopped else None)
         wanted = [q for q in questions(lesson) if not options.questions or q.qid in options.questions]
         results: dict[str, dict] = {}
@@ -359,20 +440,34 @@ async def grade_submission(submission: Submission, options: Options, take_kernel
             results, flags, checks_state, slow = await _run_checks(client, wanted, options)
             outcome.flags += flags
             if checks_state == "kernel died":
-                outcome.notes.append("the kernel died while the grader's checks ran, after the notebook's last "
-                                     "cell; the questions not checked by then are not graded")
+                outcome.notes.append(
+                    "the kernel died while the grader's checks ran, after the notebook's last "
+                    "cell; the questions not checked by then are not graded"
+                )
             for qid in slow:
-                outcome.notes.append(f"checking {qid} ran past the {options.cell_timeout:g} s cell limit and was "
-                                     "stopped (does the answer loop forever on some input?)")
+                outcome.notes.append(
+                    f"checking {qid} ran past the {options.cell_timeout:g} s cell limit and was "
+                    "stopped (does the answer loop forever on some input?)"
+                )
         stop_why = run.why if stopped else ""
         for question in wanted:
             result = results.get(question.qid)
             if result is None and question.qid in slow:
-                result = {**not_graded(question, ""), "status": "failed",
-                          "detail": f"checking stopped after {options.cell_timeout:g} s"}
+                result = {
+                    **not_graded(question, ""),
+                    "status": "failed",
+                    "detail": f"checking stopped after {options.cell_timeout:g} s",
+                }
             elif result is None:
-                result = not_graded(question, stop_why or (f"the grader's checks stopped ({checks_state})"
-                                                           if checks_state else "the grader's checks did not run"))
+                result = not_graded(
+                    question,
+                    stop_why
+                    or (
+                        f"the grader's checks stopped ({checks_state})"
+                        if checks_state
+                        else "the grader's checks did not run"
+                    ),
+                )
             elif result["status"] == NOT_ATTEMPTED and stop_why:
                 result = not_graded(question, f"{stop_why}; {question.name} was not defined by the cells that ran")
             outcome.results.append(result)

@@ -44,8 +44,11 @@ def is_notebook_name(name: str) -> bool:
 
 def is_litter(parts: tuple[str, ...]) -> bool:
     """Files a Mac, Jupyter or nbgrader leaves beside the work: never a submission, never worth a warning."""
-    return any(p.lower() in LITTER_DIRS for p in parts[:-1]) or parts[-1].startswith("._") \
+    return (
+        any(p.lower() in LITTER_DIRS for p in parts[:-1])
+        or parts[-1].startswith("._")
         or parts[-1].lower() in LITTER_FILES
+    )
 
 
 def check_paths(paths: list[str]) -> list[Path]:
@@ -115,9 +118,12 @@ def _archive(file: Path, name: str, skipped: list[str]) -> list[Submission]:
         elif is_notebook_name(parts[-1]):
             found.append(Submission(f"{name}/{member.filename}", str(file), member=member.filename))
         else:
-            skipped.append(f"{name}/{member.filename}: not a notebook (inside the archive; archives are not "
-                           "opened inside archives)" if parts[-1].lower().endswith(".zip") else
-                           f"{name}/{member.filename}: not a notebook (inside the archive)")
+            skipped.append(
+                f"{name}/{member.filename}: not a notebook (inside the archive; archives are not "
+                "opened inside archives)"
+                if parts[-1].lower().endswith(".zip")
+                else f"{name}/{member.filename}: not a notebook (inside the archive)"
+            )
     return found or [Submission(name, str(file), problem="the archive holds no notebook")]
 
 

@@ -50,7 +50,7 @@ def _draw(items: list[str], k: int = PER_SAMPLE, seed: int = SEED) -> tuple[str,
 
 def _groups(lines: list[str], size: int, joiner: str = "\n") -> list[str]:
     """Consecutive runs of `size` lines, joined (the last, shorter run dropped)."""
-    return [joiner.join(lines[i:i + size]) for i in range(0, len(lines) - size + 1, size)]
+    return [joiner.join(lines[i : i + size]) for i in range(0, len(lines) - size + 1, size)]
 
 
 def english_prose() -> Sample:
@@ -58,13 +58,27 @@ def english_prose() -> Sample:
     from pydoc_data.topics import topics
 
     paragraphs = [p.strip() for key in sorted(topics) for p in topics[key].split("\n\n")]
-    prose = [p for p in paragraphs if len(p) >= 200 and not p.startswith((" ", ">>>", "*", "-", "="))
-             and "\n   " not in p]
+    prose = [
+        p for p in paragraphs if len(p) >= 200 and not p.startswith((" ", ">>>", "*", "-", "=")) and "\n   " not in p
+    ]
     return Sample("English prose", "prose", "Latin", "pydoc_data.topics (CPython documentation)", _draw(prose))
 
 
-CODE_MODULES = ("bisect", "calendar", "csv", "difflib", "fractions", "heapq", "json.decoder", "pprint", "shlex",
-                "statistics", "string", "textwrap", "tokenize")
+CODE_MODULES = (
+    "bisect",
+    "calendar",
+    "csv",
+    "difflib",
+    "fractions",
+    "heapq",
+    "json.decoder",
+    "pprint",
+    "shlex",
+    "statistics",
+    "string",
+    "textwrap",
+    "tokenize",
+)
 
 
 def python_code() -> Sample:
@@ -104,17 +118,29 @@ def _po_messages(path: Path) -> list[tuple[str, str]]:
 def ui_messages() -> tuple[Sample, Sample]:
     """jupyter_server's Simplified Chinese message catalogs: the English originals and their translations."""
     folder = "i18n/zh_CN/LC_MESSAGES"
-    pairs = [pair for name in ("nbui.po", "notebook.po") for pair in _po_messages(package_file("jupyter_server", folder, name))]
+    pairs = [
+        pair
+        for name in ("nbui.po", "notebook.po")
+        for pair in _po_messages(package_file("jupyter_server", folder, name))
+    ]
     pairs = [(en, zh) for en, zh in pairs if len(en) >= 40]
     chosen = _draw([f"{en}\x00{zh}" for en, zh in pairs])
     source = f"jupyter_server {folder}/*.po"
-    return (Sample("English UI messages", "prose", "Latin", source + " (msgid)", tuple(c.split("\x00")[0] for c in chosen)),
-            Sample("Chinese UI messages", "prose", "Han", source + " (msgstr)", tuple(c.split("\x00")[1] for c in chosen)))
+    return (
+        Sample("English UI messages", "prose", "Latin", source + " (msgid)", tuple(c.split("\x00")[0] for c in chosen)),
+        Sample("Chinese UI messages", "prose", "Han", source + " (msgstr)", tuple(c.split("\x00")[1] for c in chosen)),
+    )
 
 
-NAME_LOCALES = {"ja": ("Japanese", "Han + Kana"), "ko": ("Korean", "Hangul"), "hi": ("Hindi", "Devanagari"),
-                "th": ("Thai", "Thai"), "ru": ("Russian", "Cyrillic"), "ar": ("Arabic", "Arabic"),
-                "en": ("English", "Latin")}
+NAME_LOCALES = {
+    "ja": ("Japanese", "Han + Kana"),
+    "ko": ("Korean", "Hangul"),
+    "hi": ("Hindi", "Devanagari"),
+    "th": ("Thai", "Thai"),
+    "ru": ("Russian", "Cyrillic"),
+    "ar": ("Arabic", "Arabic"),
+    "en": ("English", "Latin"),
+}
 
 
 def cldr_names(locale: str) -> Sample:
@@ -124,12 +150,16 @@ def cldr_names(locale: str) -> Sample:
     from babel.lists import format_list
 
     data = Locale.parse(locale)
-    names = [table[key] for table in (data.languages, data.territories, data.currencies)
-             for key in sorted(table)]
+    names = [table[key] for table in (data.languages, data.territories, data.currencies) for key in sorted(table)]
     language, script = NAME_LOCALES[locale]
-    passages = [format_list(names[i:i + 8], locale=locale) for i in range(0, len(names) - 7, 8)]
-    return Sample(f"{language} names", "names", script, f"babel CLDR locale data ({locale}): languages, territories, currencies",
-                  _draw(passages))
+    passages = [format_list(names[i : i + 8], locale=locale) for i in range(0, len(names) - 7, 8)]
+    return Sample(
+        f"{language} names",
+        "names",
+        script,
+        f"babel CLDR locale data ({locale}): languages, territories, currencies",
+        _draw(passages),
+    )
 
 
 def base64_certificates() -> Sample:
@@ -160,8 +190,16 @@ def numeric_table() -> Sample:
 def samples() -> tuple[Sample, ...]:
     """Every sample the lesson measures, in a fixed order."""
     english_ui, chinese_ui = ui_messages()
-    return (english_prose(), python_code(), english_ui, chinese_ui,
-            *[cldr_names(locale) for locale in NAME_LOCALES], base64_certificates(), hex_values(), numeric_table())
+    return (
+        english_prose(),
+        python_code(),
+        english_ui,
+        chinese_ui,
+        *[cldr_names(locale) for locale in NAME_LOCALES],
+        base64_certificates(),
+        hex_values(),
+        numeric_table(),
+    )
 
 
 def sample(name: str) -> Sample:

@@ -28,8 +28,14 @@ def plot_ratios(measured: Sequence[Measured]) -> Figure:
         published = PUBLISHED.get(m.sample.name)
         if published:
             low, high = published
-            ax.fill_betweenx([y - 0.35, y + 0.35], low - 0.01 * (low == high), high + 0.01 * (low == high),
-                             color=PUBLISHED_COLOUR, alpha=0.45, linewidth=0)
+            ax.fill_betweenx(
+                [y - 0.35, y + 0.35],
+                low - 0.01 * (low == high),
+                high + 0.01 * (low == high),
+                color=PUBLISHED_COLOUR,
+                alpha=0.45,
+                linewidth=0,
+            )
         ratios = m.ratios()
         colour = KIND_COLOURS[m.sample.kind]
         ax.plot([nearest_rank(ratios, 0.05), nearest_rank(ratios, 0.95)], [y, y], color=colour, linewidth=2)
@@ -89,8 +95,11 @@ def plot_splits(found: Sequence[tuple[str, Sequence[Split]]]) -> Figure:
     colours = (("fewer", "#2a9d8f"), ("same", "#d9d9d9"), ("more", "#e76f51"))
     for y, (_, splits) in enumerate(rows):
         n = max(1, len(splits))
-        shares = (sum(s.change < 0 for s in splits) / n, sum(s.change == 0 for s in splits) / n,
-                  sum(s.change > 0 for s in splits) / n)
+        shares = (
+            sum(s.change < 0 for s in splits) / n,
+            sum(s.change == 0 for s in splits) / n,
+            sum(s.change > 0 for s in splits) / n,
+        )
         left = 0.0
         for share, (_, colour) in zip(shares, colours):
             ax.barh([y], [share], left=left, color=colour)
@@ -99,8 +108,13 @@ def plot_splits(found: Sequence[tuple[str, Sequence[Split]]]) -> Figure:
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of cuts at whitespace")
     ax.set_title("joined text against the sum of its two parts")
-    ax.legend(handles=[Patch(color=c, label=f"whole: {label}") for label, c in colours],
-              loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.legend(
+        handles=[Patch(color=c, label=f"whole: {label}") for label, c in colours],
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize=8,
+        frameon=False,
+    )
     return fig
 
 

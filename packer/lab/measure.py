@@ -13,10 +13,20 @@ from packer.lab.corpus import Sample
 # Published rules of thumb for chars/4 ÷ real tokens (the summary of published measurements),
 # by sample; None where no number was given.
 PUBLISHED: dict[str, tuple[float, float] | None] = {
-    "English prose": (1.1, 1.2), "Python code": (1.1, 1.2), "English UI messages": (1.1, 1.2),
-    "Chinese UI messages": (0.3, 0.3), "Japanese names": (0.3, 0.3), "Korean names": (0.3, 0.3),
-    "Hindi names": (0.3, 0.3), "Thai names": (0.3, 0.3), "Russian names": None, "Arabic names": None,
-    "English names": None, "base64": (0.35, 0.46), "hex": (0.35, 0.46), "numeric CSV": (0.35, 0.46),
+    "English prose": (1.1, 1.2),
+    "Python code": (1.1, 1.2),
+    "English UI messages": (1.1, 1.2),
+    "Chinese UI messages": (0.3, 0.3),
+    "Japanese names": (0.3, 0.3),
+    "Korean names": (0.3, 0.3),
+    "Hindi names": (0.3, 0.3),
+    "Thai names": (0.3, 0.3),
+    "Russian names": None,
+    "Arabic names": None,
+    "English names": None,
+    "base64": (0.35, 0.46),
+    "hex": (0.35, 0.46),
+    "numeric CSV": (0.35, 0.46),
 }
 
 UNITS: dict[str, Callable[[str], int]] = {
@@ -114,7 +124,9 @@ def units_table(measured: Sequence[Measured]) -> str:
     for m in measured:
         chars = sum(len(p) for p in m.sample.passages)
         words, estimate, size = (sum(m.counts[u]) for u in UNITS)
-        lines.append(f"{m.sample.name:<21} {len(m.tokens):>8} {chars:>7} {words:>6} {estimate:>7} {size:>7} "
-                     f"{sum(m.tokens):>7}  {median(m.ratios()):>6.2f}")
+        lines.append(
+            f"{m.sample.name:<21} {len(m.tokens):>8} {chars:>7} {words:>6} {estimate:>7} {size:>7} "
+            f"{sum(m.tokens):>7}  {median(m.ratios()):>6.2f}"
+        )
     lines.append(f"(tokens: {measured[0].encoding}; last column: median over passages)" if measured else "")
     return "\n".join(lines)

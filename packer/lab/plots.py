@@ -35,8 +35,10 @@ def plot_trace(trace: Trace, title: str = "") -> Figure:
         ax.bar(x, step.cost, bottom=base, color=colour, hatch=hatch, edgecolor="white")
     ax.axhline(trace.limit, color=LIMIT, linestyle="--", linewidth=1.5, label=f"limit {trace.limit}")
     handles, _ = ax.get_legend_handles_labels()
-    handles += [Patch(color=KEPT, label="candidate: kept"),
-                Patch(facecolor=SKIPPED, hatch="//", edgecolor="white", label="candidate: skipped")]
+    handles += [
+        Patch(color=KEPT, label="candidate: kept"),
+        Patch(facecolor=SKIPPED, hatch="//", edgecolor="white", label="candidate: skipped"),
+    ]
     ax.set_xticks(list(xs), [step.label for step in trace.steps])
     ax.set_ylabel(trace.unit)
     ax.set_title(title or f"used {trace.used} of {trace.limit} {trace.unit}")
@@ -44,8 +46,12 @@ def plot_trace(trace: Trace, title: str = "") -> Figure:
     return fig
 
 
-def _stacked_budget_bars(rows: list[tuple[str, list[tuple[str, int, str]]]], budget: int, title: str,
-                         note: tuple[str, float, float] | None = None) -> Figure:
+def _stacked_budget_bars(
+    rows: list[tuple[str, list[tuple[str, int, str]]]],
+    budget: int,
+    title: str,
+    note: tuple[str, float, float] | None = None,
+) -> Figure:
     """One horizontal bar per row (top to bottom) of labelled parts against a budget line; `note` is a
     (text, x, width) label pointed at a part that would otherwise be too thin to see."""
     fig = Figure(figsize=(7.0, 1.4 + 0.6 * len(rows)), dpi=80)
@@ -57,8 +63,14 @@ def _stacked_budget_bars(rows: list[tuple[str, list[tuple[str, int, str]]]], bud
         for label, amount, colour in parts:
             name = label.split(" (")[0]
             legend = f"{label} {amount}" if len(rows) == 1 else name
-            ax.barh([y], [amount], left=left, color=colour, edgecolor="white",
-                    label=legend if name not in labelled else None)
+            ax.barh(
+                [y],
+                [amount],
+                left=left,
+                color=colour,
+                edgecolor="white",
+                label=legend if name not in labelled else None,
+            )
             labelled.add(name)
             left += amount
     ax.axvline(budget, color=LIMIT, linestyle="--", linewidth=1.5, label=f"budget {budget}")
@@ -68,8 +80,14 @@ def _stacked_budget_bars(rows: list[tuple[str, list[tuple[str, int, str]]]], bud
         ax.set_yticks([])
     if note:
         text, x, width = note
-        ax.annotate(text, xy=(x + width / 2, len(rows) - 1), xytext=(x + width + budget * 0.08, len(rows) - 1),
-                    fontsize=8, va="center", arrowprops={"arrowstyle": "->", "color": LIMIT})
+        ax.annotate(
+            text,
+            xy=(x + width / 2, len(rows) - 1),
+            xytext=(x + width + budget * 0.08, len(rows) - 1),
+            fontsize=8,
+            va="center",
+            arrowprops={"arrowstyle": "->", "color": LIMIT},
+        )
     ax.set_ylim(-0.6, len(rows) - 0.2)
     ax.set_xlabel("estimated tokens (chars/4)")
     ax.set_title(title)
@@ -86,14 +104,17 @@ def plot_plan(plan: BudgetPlan) -> Figure:
     assembled = list(sections) + [("tags and blank lines", framing, FRAMING[0])]
     assembled += [("headroom", plan.assembled_headroom, HEADROOM)] if plan.assembled_headroom > 0 else []
     title = f"{plan.total_tokens} summed, {plan.assembled_tokens} assembled, of {plan.budget} tokens"
-    return _stacked_budget_bars([(f"summed {plan.total_tokens}", summed),
-                                 (f"assembled {plan.assembled_tokens}", assembled)], plan.budget, title)
+    return _stacked_budget_bars(
+        [(f"summed {plan.total_tokens}", summed), (f"assembled {plan.assembled_tokens}", assembled)], plan.budget, title
+    )
 
 
 def plot_check(result: SectionCheck, sections: Mapping[str, str]) -> Figure:
     """Per-section estimates, the cost of tags and separators, and the headroom of an assembled prompt;
     the tags and separators are labelled, since at a roomy budget their slice is only a few pixels wide."""
-    estimates = [(key, estimate_tokens(sections.get(key, "")), colour) for key, colour in zip(SECTION_ORDER, SECTION_COLOURS)]
+    estimates = [
+        (key, estimate_tokens(sections.get(key, "")), colour) for key, colour in zip(SECTION_ORDER, SECTION_COLOURS)
+    ]
     parts = list(estimates)
     note = None
     if result.total is not None:

@@ -52,16 +52,34 @@ class Outcome:
         return self.tokens > self.limit
 
 
-def _outcome(policy: str, question: str, hits: Sequence[Hit], keys: set[str], limit: int, tally: Tally,
-             measure: Callable[[str], int], planned: int | None = None) -> Outcome:
+def _outcome(
+    policy: str,
+    question: str,
+    hits: Sequence[Hit],
+    keys: set[str],
+    limit: int,
+    tally: Tally,
+    measure: Callable[[str], int],
+    planned: int | None = None,
+) -> Outcome:
     """Judge a choice on its rendered prompt, measured with `measure` (the tally itself when the policy
     must measure it to know; the plain counter when the policy measured it already)."""
     chosen = [h for h in hits if h.key in keys]
     ranks = [h.rank for h in chosen]
     prefix = ranks == list(range(1, len(ranks) + 1))
     tokens = measure(_render(question, [(h.key, h.text) for h in chosen]))
-    return Outcome(policy, tuple(h.key for h in chosen), tokens, limit, round(sum(h.score for h in chosen), 2),
-                   round(sum(h.score for h in hits), 2), prefix, tally.calls, tally.characters, planned)
+    return Outcome(
+        policy,
+        tuple(h.key for h in chosen),
+        tokens,
+        limit,
+        round(sum(h.score for h in chosen), 2),
+        round(sum(h.score for h in hits), 2),
+        prefix,
+        tally.calls,
+        tally.characters,
+        planned,
+    )
 
 
 def _check(question: str, hits: Sequence[Hit], limit: int) -> list[Hit]:
@@ -96,8 +114,9 @@ def skip_and_continue(question: str, hits: Sequence[Hit], limit: int, count: Cal
     return _outcome("skip and continue", question, hits, {key for key, _ in chosen}, limit, tally, count)
 
 
-def priority_cutoff(question: str, hits: Sequence[Hit], limit: int, count: Callable[[str], int],
-                    share: float = 0.5) -> Outcome:
+def priority_cutoff(
+    question: str, hits: Sequence[Hit], limit: int, count: Callable[[str], int], share: float = 0.5
+) -> Outcome:
     """Only passages scoring at least `share` of the best score, then skip and continue among them."""
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
         raise ValueError(f"share must be a number from 0 to 1, got {share!r}")
@@ -105,8 +124,9 @@ def priority_cutoff(question: str, hits: Sequence[Hit], limit: int, count: Calla
     best = max((h.score for h in hits), default=0.0)
     above = [(h.key, h.text) for h in hits if h.score >= share * best]
     chosen, _, _ = pack_prompt(question, above, limit, tally)
-    return _outcome(f"priority cutoff ({share:.0%} of best)", question, hits, {key for key, _ in chosen}, limit,
-                    tally, count)
+    return _outcome(
+        f"priority cutoff ({share:.0%} of best)", question, hits, {key for key, _ in chosen}, limit, tally, count
+    )
 
 
 def knapsack_01(costs: Sequence[int], values: Sequence[float], capacity: int) -> list[int]:
@@ -145,8 +165,9 @@ def text_costs(hits: Sequence[Hit], count: Callable[[str], int]) -> list[int]:
     return [count(h.text) + count(_line(h.key, "")) for h in hits]
 
 
-def knapsack(question: str, hits: Sequence[Hit], limit: int, count: Callable[[str], int],
-             costs: str = "line") -> Outcome:
+def knapsack(
+    question: str, hits: Sequence[Hit], limit: int, count: Callable[[str], int], costs: str = "line"
+) -> Outcome:
     """The most relevance whose precomputed costs fit the room left by the base prompt; measured once at the end.
     costs='line' measures each rendered line (exact for a bpe() counter); 'text' adds up the parts."""
     if costs not in ("line", "text"):
@@ -177,11 +198,15 @@ def compare(question: str, hits: Sequence[Hit], limit: int, count: Callable[[str
 
 def outcomes_table(outcomes: Sequence[Outcome]) -> str:
     """One line per policy: passages, tokens of the re-measured prompt, relevance kept, order, counter calls."""
-    lines = [f"{'policy':<30} {'kept':>4} {'tokens':>6} {'of':>5} {'relevance':>9} {'share':>6} "
-             f"{'rank order':>10} {'calls':>5} {'chars measured':>14}"]
+    lines = [
+        f"{'policy':<30} {'kept':>4} {'tokens':>6} {'of':>5} {'relevance':>9} {'share':>6} "
+        f"{'rank order':>10} {'calls':>5} {'chars measured':>14}"
+    ]
     for o in outcomes:
         flag = " OVER" if o.over else ""
-        lines.append(f"{o.policy:<30} {len(o.chosen):>4} {o.tokens:>6} {o.limit:>5} {o.relevance:>9.2f} "
-                     f"{o.relevance / o.available if o.available else 0:>6.0%} {'kept' if o.in_rank_order else 'broken':>10} "
-                     f"{o.calls:>5} {o.characters:>14,}{flag}")
+        lines.append(
+            f"{o.policy:<30} {len(o.chosen):>4} {o.tokens:>6} {o.limit:>5} {o.relevance:>9.2f} "
+            f"{o.relevance / o.available if o.available else 0:>6.0%} {'kept' if o.in_rank_order else 'broken':>10} "
+            f"{o.calls:>5} {o.characters:>14,}{flag}"
+        )
     return "\n".join(lines)

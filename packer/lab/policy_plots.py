@@ -23,14 +23,22 @@ def plot_choices(outcomes: Sequence[Outcome], hits: Sequence[Hit], costs: Sequen
     for y, outcome in enumerate(rows):
         colour = OVER if outcome.over else POLICY_COLOURS[(len(rows) - 1 - y) % len(POLICY_COLOURS)]
         kept = [hit.key in outcome.chosen for hit in hits]
-        ax.bar([h.rank for h in hits], [0.72] * len(hits), bottom=y - 0.36, width=0.86,
-               color=[colour if k else "white" for k in kept], edgecolor="#6c757d", linewidth=0.5)
+        ax.bar(
+            [h.rank for h in hits],
+            [0.72] * len(hits),
+            bottom=y - 0.36,
+            width=0.86,
+            color=[colour if k else "white" for k in kept],
+            edgecolor="#6c757d",
+            linewidth=0.5,
+        )
     for hit, cost in zip(hits, costs):
         ax.text(hit.rank, len(rows) - 0.5, str(cost), ha="center", va="bottom", fontsize=6.5, rotation=90)
     ax.set_xlim(0.4, len(hits) + 0.6)
     ax.set_ylim(-0.6, len(rows) + 0.35)
-    ax.set_yticks(range(len(rows)), [f"{o.policy}\n{o.tokens} tokens, relevance {o.relevance:.0f}" for o in rows],
-                  fontsize=8)
+    ax.set_yticks(
+        range(len(rows)), [f"{o.policy}\n{o.tokens} tokens, relevance {o.relevance:.0f}" for o in rows], fontsize=8
+    )
     ax.set_xticks([1, *range(5, len(hits) + 1, 5)])
     ax.set_xlabel("rank of the passage (its tokens written above the top row)")
     ax.set_title(f"which passages win at a budget of {outcomes[0].limit} tokens (filled = kept)", pad=24)

@@ -64,8 +64,10 @@ def bm25_scores(query: str, documents: Sequence[str], k1: float = K1, b: float =
     frequency = Counter(term for bag in bags for term in bag)
     terms = sorted(set(words(query)))
     idf = {t: math.log(1 + (len(bags) - frequency[t] + 0.5) / (frequency[t] + 0.5)) for t in terms}
-    return [sum(idf[t] * bag[t] * (k1 + 1) / (bag[t] + k1 * (1 - b + b * length / average)) for t in terms if bag[t])
-            for bag, length in zip(bags, lengths)]
+    return [
+        sum(idf[t] * bag[t] * (k1 + 1) / (bag[t] + k1 * (1 - b + b * length / average)) for t in terms if bag[t])
+        for bag, length in zip(bags, lengths)
+    ]
 
 
 def rank(question: str, passages: Sequence[tuple[str, str]] | None = None, k: int = 40) -> list[Hit]:

@@ -43,48 +43,60 @@ def _guarded(build: Callable[[], View]) -> View:
 
 def chunks_view(chunks: Any, max_tokens: int) -> View:
     """assemble_context at one budget: the per-chunk table, the result, and the candidates figure."""
+
     def build() -> View:
         context, used = assemble_context(chunks, max_tokens)
         trace = trace_chunks(chunks, max_tokens)
         return View(f"{format_trace(trace)}\ncontext = {context!r}", plot_trace(trace))
+
     return _guarded(build)
 
 
 def prompt_view(question: str, passages: Any, limit: int, counter: str) -> View:
     """pack_prompt at one limit with a named counter from packer.counters.COUNTERS."""
+
     def build() -> View:
         unit = counter.split(" (")[0]
         trace = trace_prompt(question, passages, limit, COUNTERS[counter], unit)
         return View(format_trace(trace), plot_trace(trace))
+
     return _guarded(build)
 
 
 def utf8_view(passages: Any, limit: int, reserve: int) -> View:
     """pack_utf8 at one byte limit and reserve: the table, the payload, and the candidates figure."""
+
     def build() -> View:
         text, _ = pack_utf8(passages, limit, reserve)
         trace = trace_utf8(passages, limit, reserve)
         return View(f"{format_trace(trace)}\npayload = {text!r}", plot_trace(trace))
+
     return _guarded(build)
 
 
 def plan_view(budget: int, **section_chars: int) -> View:
     """The planning table and budget bar for the given section sizes in characters."""
+
     def build() -> View:
         plan = plan_budget(section_chars, budget)
         return View(format_plan(plan), plot_plan(plan))
+
     return _guarded(build)
 
 
 def sections_view(budget: int, **sections: str) -> View:
     """check_sections on the given section texts: the verdict, the estimate, and the budget bar."""
+
     def build() -> View:
         result = check_sections(sections, budget)
         summed = sum(estimate_tokens(sections.get(key, "")) for key in SECTION_ORDER)
         lines = [result.message, f"estimate of the assembled prompt: {result.total} tokens, headroom {result.headroom}"]
         if result.total is not None:
-            lines.append(f"sum of the section estimates:     {summed} tokens (tags and separators add {result.total - summed})")
+            lines.append(
+                f"sum of the section estimates:     {summed} tokens (tags and separators add {result.total - summed})"
+            )
         return View("\n".join(lines), plot_check(result, sections))
+
     return _guarded(build)
 
 
@@ -96,6 +108,7 @@ def _measured(name: str, encoding: str) -> Measured:
 
 def counting_view(sample: str, unit: str, index: int, encoding: str = "cl100k_base") -> View:
     """One real passage in every unit, the chosen unit's error against real tokens, and the sample's spread."""
+
     def build() -> View:
         measured = _measured(sample, encoding)
         if unit not in UNITS:
@@ -104,15 +117,21 @@ def counting_view(sample: str, unit: str, index: int, encoding: str = "cl100k_ba
             raise ValueError(f"index: expected 0 to {len(measured.tokens) - 1}, got {index!r}")
         passage, tokens = measured.sample.passages[index], measured.tokens[index]
         shown = passage if len(passage) <= 160 else passage[:159] + "…"
-        lines = [f"{measured.sample.name}, passage {index} of {len(measured.tokens)} (from {measured.sample.source})",
-                 repr(shown), f"{'unit':<20} {'count':>6} {'÷ tokens':>9}"]
+        lines = [
+            f"{measured.sample.name}, passage {index} of {len(measured.tokens)} (from {measured.sample.source})",
+            repr(shown),
+            f"{'unit':<20} {'count':>6} {'÷ tokens':>9}",
+        ]
         for name in UNITS:
             lines.append(f"{name:<20} {measured.counts[name][index]:>6} {measured.counts[name][index] / tokens:>9.2f}")
         lines.append(f"{encoding + ' tokens':<20} {tokens:>6} {1:>9.2f}")
         estimate = measured.counts[unit][index]
-        lines.append(f"{unit} says {estimate} for {tokens} real tokens: error {estimate - tokens:+d} "
-                     f"({(estimate - tokens) / tokens:+.0%})")
+        lines.append(
+            f"{unit} says {estimate} for {tokens} real tokens: error {estimate - tokens:+d} "
+            f"({(estimate - tokens) / tokens:+.0%})"
+        )
         return View("\n".join(lines), plot_errors(measured, unit, index))
+
     return _guarded(build)
 
 
@@ -157,9 +176,15 @@ def png_bytes(figure: Figure) -> bytes:
 
 def _slider(description: str, value: int, low: int, high: int) -> widgets.IntSlider:
     """An integer slider with a wide label and a continuous-free update (fires on release and on keys)."""
-    return widgets.IntSlider(value=value, min=low, max=high, description=description,
-                             continuous_update=False, style={"description_width": "initial"},
-                             layout=widgets.Layout(width="480px"))
+    return widgets.IntSlider(
+        value=value,
+        min=low,
+        max=high,
+        description=description,
+        continuous_update=False,
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="480px"),
+    )
 
 
 def explore_chunks(chunks: Any, max_tokens: int = 100, high: int | None = None) -> Explorer:
@@ -168,7 +193,9 @@ def explore_chunks(chunks: Any, max_tokens: int = 100, high: int | None = None) 
     return Explorer(chunks_view, {"max_tokens": _slider("max_tokens", max_tokens, 0, high)}, chunks=chunks)
 
 
-def explore_prompt(question: str, passages: Any, limit: int = 9, counter: str | None = None, high: int = 60) -> Explorer:
+def explore_prompt(
+    question: str, passages: Any, limit: int = 9, counter: str | None = None, high: int = 60
+) -> Explorer:
     """A limit slider and a counter menu over pack_prompt."""
     menu = widgets.Dropdown(options=list(COUNTERS), value=counter or next(iter(COUNTERS)), description="counter")
     controls = {"limit": _slider("limit", limit, 0, high), "counter": menu}
@@ -177,7 +204,10 @@ def explore_prompt(question: str, passages: Any, limit: int = 9, counter: str | 
 
 def explore_utf8(passages: Any, limit: int = 64, reserve: int = 0, high: int = 200) -> Explorer:
     """Byte-limit and reserve sliders over pack_utf8."""
-    controls = {"limit": _slider("limit (bytes)", limit, 0, high), "reserve": _slider("reserve (bytes)", reserve, 0, 64)}
+    controls = {
+        "limit": _slider("limit (bytes)", limit, 0, high),
+        "reserve": _slider("reserve (bytes)", reserve, 0, 64),
+    }
     return Explorer(utf8_view, controls, passages=passages)
 
 
@@ -193,18 +223,22 @@ def explore_sections(sections: Mapping[str, str], budget: int = 500) -> Explorer
     """A budget slider and one text box per section over check_sections."""
     controls: dict[str, widgets.ValueWidget] = {"budget": _slider("budget (tokens)", budget, 0, 2 * budget)}
     for key in SECTION_ORDER:
-        controls[key] = widgets.Textarea(value=sections.get(key, ""), description=key,
-                                         layout=widgets.Layout(width="480px", height="48px"))
+        controls[key] = widgets.Textarea(
+            value=sections.get(key, ""), description=key, layout=widgets.Layout(width="480px", height="48px")
+        )
     return Explorer(sections_view, controls)
 
 
-def explore_counting(sample: str = "English prose", unit: str = "chars/4", index: int = 0,
-                     encoding: str = "cl100k_base") -> Explorer:
+def explore_counting(
+    sample: str = "English prose", unit: str = "chars/4", index: int = 0, encoding: str = "cl100k_base"
+) -> Explorer:
     """Menus for the sample and the unit, a slider for the passage, over counting_view."""
     names = [s.name for s in corpus_samples()]
-    controls = {"sample": widgets.Dropdown(options=names, value=sample, description="sample"),
-                "unit": widgets.Dropdown(options=list(UNITS), value=unit, description="unit"),
-                "index": _slider("passage", index, 0, len(corpus_sample(sample).passages) - 1)}
+    controls = {
+        "sample": widgets.Dropdown(options=names, value=sample, description="sample"),
+        "unit": widgets.Dropdown(options=list(UNITS), value=unit, description="unit"),
+        "index": _slider("passage", index, 0, len(corpus_sample(sample).passages) - 1),
+    }
     return Explorer(counting_view, controls, encoding=encoding)
 
 
@@ -224,6 +258,7 @@ def policies_view(question: str, limit: int, encoding: str = "cl100k_base", with
             outcomes.append(knapsack(question, hits, limit, count, costs="text"))
         head = f"{question}\n{len(hits)} passages retrieved, budget {limit} {encoding} tokens"
         return View(f"{head}\n{outcomes_table(outcomes)}", plot_choices(outcomes, hits, line_costs(hits, count)))
+
     return _guarded(build)
 
 
@@ -231,7 +266,13 @@ def explore_policies(question: str | None = None, limit: int = 600, high: int = 
     """A question menu and a budget slider over policies_view."""
     from packer.lab.retrieval import QUESTIONS
 
-    controls = {"question": widgets.Dropdown(options=list(QUESTIONS), value=question or QUESTIONS[0],
-                                             description="question", layout=widgets.Layout(width="640px")),
-                "limit": _slider("budget (tokens)", limit, 50, high)}
+    controls = {
+        "question": widgets.Dropdown(
+            options=list(QUESTIONS),
+            value=question or QUESTIONS[0],
+            description="question",
+            layout=widgets.Layout(width="640px"),
+        ),
+        "limit": _slider("budget (tokens)", limit, 50, high),
+    }
     return Explorer(policies_view, controls)

@@ -51,9 +51,22 @@ def grade(folder: Path, jobs: int) -> tuple[float, float, float]:
     """(wall seconds, grader peak MB, largest worker peak MB) of one `python -m packer.grading` run."""
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        run = subprocess.run([sys.executable, "-m", "packer.grading", str(folder), "--out", str(Path(out) / "grades"),
-                              "--jobs", str(jobs)], check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             text=True)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "packer.grading",
+                str(folder),
+                "--out",
+                str(Path(out) / "grades"),
+                "--jobs",
+                str(jobs),
+            ],
+            check=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         seconds = time.perf_counter() - started
     grader, worker = map(float, re.search(r"grader (\d+) MB, largest worker (\d+) MB", run.stdout).groups())
     return seconds, grader, worker
@@ -67,16 +80,22 @@ def main() -> None:
     parser.add_argument("--megabytes", type=float, default=20, help="saved output in a large submission")
     args = parser.parse_args()
     print(f"--jobs {args.jobs}; every {args.large_every}th submission carries ~{args.megabytes:g} MB of saved output")
-    print(f"{'submissions':>11} {'large':>6} {'class MB':>9} {'wall s':>8} {'subs/s':>7} {'grader MB':>10} "
-          f"{'worker MB':>10}", flush=True)
+    print(
+        f"{'submissions':>11} {'large':>6} {'class MB':>9} {'wall s':>8} {'subs/s':>7} {'grader MB':>10} "
+        f"{'worker MB':>10}",
+        flush=True,
+    )
     for size in args.sizes:
         with tempfile.TemporaryDirectory() as scratch:
             folder = Path(scratch) / "class"
             large = make_class(folder, size, args.large_every, args.megabytes)
             megabytes = sum(p.stat().st_size for p in folder.iterdir()) / 1e6
             seconds, grader, worker = grade(folder, args.jobs)
-        print(f"{size:>11} {large:>6} {megabytes:>9.0f} {seconds:>8.1f} {size / seconds:>7.2f} {grader:>10.0f} "
-              f"{worker:>10.0f}", flush=True)
+        print(
+            f"{size:>11} {large:>6} {megabytes:>9.0f} {seconds:>8.1f} {size / seconds:>7.2f} {grader:>10.0f} "
+            f"{worker:>10.0f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

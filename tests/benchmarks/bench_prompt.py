@@ -62,8 +62,10 @@ def main() -> None:
     """Print the table: time (ms) and characters encoded by full, fast and floor, per number of candidates."""
     count = bpe("cl100k_base")
     learner = lambda text: count(text)  # any other callable: pack_prompt re-measures the whole prompt
-    print(f"{'passages':>8} {'chosen':>6} {'full ms':>9} {'fast ms':>8} {'floor ms':>8} {'full/fast':>9} "
-          f"{'fast/floor':>10} {'full chars':>11} {'fast chars':>10} {'floor chars':>11}")
+    print(
+        f"{'passages':>8} {'chosen':>6} {'full ms':>9} {'fast ms':>8} {'floor ms':>8} {'full/fast':>9} "
+        f"{'fast/floor':>10} {'full chars':>11} {'fast chars':>10} {'floor chars':>11}"
+    )
     for n in SIZES:
         passages = real_passages(n)
         fast = pack_prompt(QUESTION, passages, LIMIT, count)
@@ -75,8 +77,10 @@ def main() -> None:
         floor_ms = best_ms(lambda: [count(text) for _, text in passages], 5)
         full_chars, fast_chars = characters_encoded(passages, False), characters_encoded(passages, True)
         floor_chars = sum(len(text) for _, text in passages)
-        print(f"{n:>8} {len(fast[0]):>6} {full_ms:>9.1f} {fast_ms:>8.2f} {floor_ms:>8.2f} {full_ms / fast_ms:>9.0f} "
-              f"{fast_ms / floor_ms:>10.2f} {full_chars:>11,} {fast_chars:>10,} {floor_chars:>11,}")
+        print(
+            f"{n:>8} {len(fast[0]):>6} {full_ms:>9.1f} {fast_ms:>8.2f} {floor_ms:>8.2f} {full_ms / fast_ms:>9.0f} "
+            f"{fast_ms / floor_ms:>10.2f} {full_chars:>11,} {fast_chars:>10,} {floor_chars:>11,}"
+        )
 
 
 if __name__ == "__main__":

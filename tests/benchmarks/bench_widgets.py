@@ -13,13 +13,19 @@ import time
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
 from packer.lab.widgets import chunks_view, plan_view, png_bytes, prompt_view, sections_view, utf8_view
 
-EXAMPLE = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
-           {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]
+EXAMPLE = [
+    {"text": "alpha", "token_count": 40},
+    {"text": "bravo", "token_count": 30},
+    {"text": "charlie", "token_count": 50},
+    {"text": "delta", "token_count": 20},
+]
 PASSAGES = [("a", "one two"), ("b", "one two three four five"), ("c", "six")]
 MIXED = [("a", "short é"), ("b", "日本語のテキスト" * 4), ("c", "日本"), ("d", "ok 🙂")]
 MOVES = {
     "01 chunks (max_tokens)": lambda v: chunks_view(EXAMPLE, 60 + v),
-    "02 prompt (limit, words)": lambda v: prompt_view("why", PASSAGES, 8 + v % 6, "whitespace words (fixture, not tokens)"),
+    "02 prompt (limit, words)": lambda v: prompt_view(
+        "why", PASSAGES, 8 + v % 6, "whitespace words (fixture, not tokens)"
+    ),
     "03 utf8 (limit)": lambda v: utf8_view(MIXED, 40 + v, 4),
     "04 plan (context chars)": lambda v: plan_view(500, **{**STATED_SECTION_CHARS, "context": 600 + 10 * v}),
     "04 sections (budget)": lambda v: sections_view(80 + v, **FIFO_EXAMPLE),

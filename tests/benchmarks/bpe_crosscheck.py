@@ -14,7 +14,12 @@ import sys
 from packer.counters import BPE_ENCODINGS, bpe
 from packer.lab import corpus
 
-PIECES = list(" \n\t\r  0123456789abcXYZ.,'!?-_éü日本語한국어हिंदीไทย🙂\u200d<|>") + ["<|endoftext|>", "'s", "'ll", "\r\n"]
+PIECES = list(" \n\t\r  0123456789abcXYZ.,'!?-_éü日本語한국어हिंदीไทย🙂\u200d<|>") + [
+    "<|endoftext|>",
+    "'s",
+    "'ll",
+    "\r\n",
+]
 
 
 def texts() -> list[str]:
@@ -36,13 +41,19 @@ def main() -> int:
     failures = 0
     for name in BPE_ENCODINGS:
         spec = registry.ENCODING_CONSTRUCTORS[name]()
-        reference = tiktoken.Encoding(name=f"{name}_offline", pat_str=spec["pat_str"],
-                                      mergeable_ranks=spec["mergeable_ranks"], special_tokens=spec["special_tokens"])
+        reference = tiktoken.Encoding(
+            name=f"{name}_offline",
+            pat_str=spec["pat_str"],
+            mergeable_ranks=spec["mergeable_ranks"],
+            special_tokens=spec["special_tokens"],
+        )
         count = bpe(name)
         differ = [t for t in sample if count(t) != len(reference.encode_ordinary(t))]
         failures += len(differ)
-        print(f"{name}: {len(sample) - len(differ)} of {len(sample)} texts agree with tiktoken {tiktoken.__version__}"
-              + (f"; first disagreement {differ[0][:60]!r}" if differ else ""))
+        print(
+            f"{name}: {len(sample) - len(differ)} of {len(sample)} texts agree with tiktoken {tiktoken.__version__}"
+            + (f"; first disagreement {differ[0][:60]!r}" if differ else "")
+        )
     return 1 if failures else 0
 
 

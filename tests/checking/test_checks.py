@@ -168,8 +168,17 @@ def test_a_passed_result_reads_as_headline_and_detail():
 
 
 def test_a_failed_result_shows_input_expected_and_actual_aligned():
-    result = CheckResult("q1.1", "assemble_context", FAILED, 0, 3, detail="fixed case 1 of 6 disagrees",
-                         counterexample="assemble_context([], 5)", expected="('', 0)", actual="('', 1)")
+    result = CheckResult(
+        "q1.1",
+        "assemble_context",
+        FAILED,
+        0,
+        3,
+        detail="fixed case 1 of 6 disagrees",
+        counterexample="assemble_context([], 5)",
+        expected="('', 0)",
+        actual="('', 1)",
+    )
     assert result.lines() == [
         "q1.1 assemble_context: FAILED (0/3 points)",
         "  fixed case 1 of 6 disagrees",
@@ -183,11 +192,17 @@ def test_a_failed_result_shows_input_expected_and_actual_aligned():
 def test_a_not_attempted_result_reads_as_headline_and_detail():
     result = CheckResult("q2.4", "predict_q2_4", NOT_ATTEMPTED, 0, 1, detail="no predict_q2_4 defined")
     assert str(result) == "q2.4 predict_q2_4: NOT ATTEMPTED (0/1 points)\n  no predict_q2_4 defined"
-    assert CheckResult("q2.4", "predict_q2_4", NOT_ATTEMPTED, 0, 1).lines() == ["q2.4 predict_q2_4: NOT ATTEMPTED (0/1 points)"]
+    assert CheckResult("q2.4", "predict_q2_4", NOT_ATTEMPTED, 0, 1).lines() == [
+        "q2.4 predict_q2_4: NOT ATTEMPTED (0/1 points)"
+    ]
 
 
 def test_real_results_have_the_documented_lines():
-    passed, failed, stub = run_check("q1.1", good_assemble), run_check("q1.1", STOPS_AT_FIRST_OVERFLOW), run_check("q1.1", STUB)
+    passed, failed, stub = (
+        run_check("q1.1", good_assemble),
+        run_check("q1.1", STOPS_AT_FIRST_OVERFLOW),
+        run_check("q1.1", STUB),
+    )
     assert str(passed) == "q1.1 assemble_context: PASSED (3/3 points)\n  7 fixed cases and up to 120 generated inputs"
     assert failed.lines()[0] == "q1.1 assemble_context: FAILED (0/3 points)"
     assert [line[:12] for line in failed.lines()[2:]] == ["  input:    ", "  expected: ", "  actual:   "]
@@ -206,8 +221,18 @@ def test_as_dict_is_plain_json_data_that_round_trips():
     data = result.as_dict()
     assert json.loads(json.dumps(data)) == data
     assert CheckResult(**data) == result
-    assert {"qid", "name", "status", "points", "max_points", "detail", "counterexample", "expected", "actual",
-            "tried"} == set(data)
+    assert {
+        "qid",
+        "name",
+        "status",
+        "points",
+        "max_points",
+        "detail",
+        "counterexample",
+        "expected",
+        "actual",
+        "tried",
+    } == set(data)
 
 
 # --- what is graded how ------------------------------------------------------------------------------
@@ -236,13 +261,16 @@ def test_the_stub_is_not_attempted():
 
 
 def test_not_implemented_on_a_later_input_is_a_failure_not_a_stub():
-    partial = learner(ASSEMBLE + """
+    partial = learner(
+        ASSEMBLE
+        + """
 _whole = assemble_context
 def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     if not chunks:
         raise NotImplementedError("empty input: todo")
     return _whole(chunks, max_tokens, separator)
-""")["assemble_context"]
+"""
+    )["assemble_context"]
     result = check("q1.1", partial)
     assert (result.status, result.points) == (FAILED, 0)
     assert result.counterexample == "assemble_context([], 100)"
@@ -250,13 +278,16 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
 
 
 def test_the_wrong_exception_type_fails_and_says_which_was_raised():
-    type_error = learner(ASSEMBLE + """
+    type_error = learner(
+        ASSEMBLE
+        + """
 _whole = assemble_context
 def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     if type(max_tokens) is not int:
         raise TypeError("max_tokens must be an int")
     return _whole(chunks, max_tokens, separator)
-""")["assemble_context"]
+"""
+    )["assemble_context"]
     result = check("q1.2", type_error)
     assert (result.status, result.points) == (FAILED, 0)
     assert result.expected == "raises ValueError"
@@ -290,7 +321,9 @@ def test_the_reference_and_the_answer_each_get_a_private_copy_of_the_input():
 
 def test_an_answer_that_mutates_its_input_corrupts_neither_the_bank_nor_the_counterexample():
     example = copy.deepcopy(packer.checking.bank.EXAMPLE)
-    scribbling = learner(ASSEMBLE + """
+    scribbling = learner(
+        ASSEMBLE
+        + """
 _whole = assemble_context
 def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     result = _whole(chunks, max_tokens, separator)
@@ -298,18 +331,24 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
         chunk["token_count"] = 0
     chunks.clear()
     return result
-""")["assemble_context"]
+"""
+    )["assemble_context"]
     scribbled = check("q1.1", scribbling)
-    assert scribbled.status == FAILED and scribbled.actual.startswith("changed its input: chunks became"), str(scribbled)
+    assert scribbled.status == FAILED and scribbled.actual.startswith("changed its input: chunks became"), str(
+        scribbled
+    )
     assert packer.checking.bank.EXAMPLE == example
     assert scribbled.counterexample == f"assemble_context({example!r}, 100)", "the input line shows the untouched input"
 
-    reversing = learner(ASSEMBLE + """
+    reversing = learner(
+        ASSEMBLE
+        + """
 _whole = assemble_context
 def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     chunks.reverse()
     return _whole(chunks, max_tokens, separator)
-""")["assemble_context"]
+"""
+    )["assemble_context"]
     result = check("q1.1", reversing)
     assert result.status == FAILED and packer.checking.bank.EXAMPLE == example
     # the input line is the untouched input: pasting it into a cell reproduces the expected line
@@ -373,17 +412,23 @@ def test_results_are_deterministic(qid, answer, fixed):
 def test_counterexamples_name_counters_and_never_show_an_address():
     found = evaluate(replace(packer.checking.question("q2.2"), cases=()), PACK_PROMPT_ADDING)
     assert found.detail.startswith("smallest generated input")
-    assert re.search(r", (count_words|count_chars_div4|count_utf8_bytes)\)$", found.counterexample), found.counterexample
+    assert re.search(r", (count_words|count_chars_div4|count_utf8_bytes)\)$", found.counterexample), (
+        found.counterexample
+    )
     fixed = run_check("q2.2", PACK_PROMPT_ADDING)
     assert fixed.counterexample.endswith(", count_chars_div4)"), fixed.counterexample
-    trusting = learner(PACK_PROMPT + """
+    trusting = learner(
+        PACK_PROMPT
+        + """
 def _measure(count, text):
     return count(text)  # trusts whatever the counter returns
-""")["pack_prompt"]
+"""
+    )["pack_prompt"]
     assert run_check("q2.3", learner(PACK_PROMPT)["pack_prompt"]).status == PASSED
     made_up = run_check("q2.3", trusting)
     assert made_up.counterexample.endswith(", always_2_5)"), str(made_up)
     from packer.checking.inputs import always_2_5
+
     assert always_2_5("any text") == 2.5, "the counterexample's counter is importable under the name it is shown by"
     for result in (found, fixed, made_up):
         assert "0x" not in str(result) and " at " not in result.counterexample, str(result)
@@ -447,13 +492,16 @@ BORROWERS = {
         import packer
         assemble_context = lambda chunks, max_tokens, separator="\\n\\n": packer.assemble_context(chunks, max_tokens, separator)
     """)["assemble_context"],
-    "uses a reference building block": lambda: learner(ASSEMBLE + textwrap.dedent("""
+    "uses a reference building block": lambda: learner(
+        ASSEMBLE
+        + textwrap.dedent("""
         from packer.validation import require_count
         _whole = assemble_context
         def assemble_context(chunks, max_tokens, separator="\\n\\n"):
             require_count("max_tokens", max_tokens)
             return _whole(chunks, max_tokens, separator)
-    """))["assemble_context"],
+    """)
+    )["assemble_context"],
 }
 
 
@@ -481,30 +529,45 @@ def test_a_predict_answer_that_runs_the_reference_is_not_credited():
 
 
 LAUNDERED = {
-    "a functools.partial of the reference": ("q1.1", lambda: learner("""
+    "a functools.partial of the reference": (
+        "q1.1",
+        lambda: learner("""
         import functools, packer
         assemble_context = functools.partial(packer.assemble_context)
-    """)["assemble_context"]),
-    "the chars/4 counter from packer.COUNTERS": ("q4.1", lambda: learner("""
+    """)["assemble_context"],
+    ),
+    "the chars/4 counter from packer.COUNTERS": (
+        "q4.1",
+        lambda: learner("""
         from packer import COUNTERS
         def estimate_tokens(text):
             return COUNTERS["chars/4 estimate"](text)
-    """)["estimate_tokens"]),
-    "a lesson tool from packer.lab (the checks never import it)": ("q5.2", lambda: learner("""
+    """)["estimate_tokens"],
+    ),
+    "a lesson tool from packer.lab (the checks never import it)": (
+        "q5.2",
+        lambda: learner("""
         from packer.lab.measure import whitespace_splits
         def non_additive_cuts(text, count):
             return [(len(s.left), s.parts - s.whole) for s in whitespace_splits(text, count) if s.parts != s.whole]
-    """)["non_additive_cuts"]),
-    "the lesson's trace of the packer": ("q1.1", lambda: learner("""
+    """)["non_additive_cuts"],
+    ),
+    "the lesson's trace of the packer": (
+        "q1.1",
+        lambda: learner("""
         from packer.lab import trace
         def assemble_context(chunks, max_tokens, separator="\\n\\n"):
             return trace.trace_chunks(chunks, max_tokens)
-    """)["assemble_context"]),
-    "the question bank's own predictor": ("q2.4", lambda: learner("""
+    """)["assemble_context"],
+    ),
+    "the question bank's own predictor": (
+        "q2.4",
+        lambda: learner("""
         import packer.checking.bank
         def predict_q2_4():
             return packer.checking.bank._predict_q2_4()
-    """)["predict_q2_4"]),
+    """)["predict_q2_4"],
+    ),
 }
 
 
@@ -517,7 +580,9 @@ def test_the_reference_reached_through_a_packer_wrapper_is_not_credited(how):
 
 # --- credited: the learner's own code, with the allowed helpers ----------------------------------------
 def test_an_answer_may_call_the_learners_own_helpers():
-    namespace = learner(ASSEMBLE + """
+    namespace = learner(
+        ASSEMBLE
+        + """
 def assemble_prefix(chunks, max_tokens, separator="\\n\\n"):
     if isinstance(chunks, Iterator):  # a generator can be read only once: keep its chunks
         chunks = list(chunks)
@@ -529,7 +594,8 @@ def assemble_prefix(chunks, max_tokens, separator="\\n\\n"):
         kept.append(chunk["text"])
         used += chunk["token_count"]
     return separator.join(kept), used
-""")
+"""
+    )
     for qid, name in (("q1.1", "assemble_context"), ("q1.2", "assemble_context"), ("q1.3", "assemble_prefix")):
         result = check(qid, namespace[name])
         assert (result.status, result.points) == (PASSED, result.max_points), str(result)
@@ -587,10 +653,22 @@ def test_an_answer_using_packer_count_words_is_credited():
 
 # --- grade() and the question bank ----------------------------------------------------------------------
 def test_grade_checks_each_present_name_and_skips_missing_ones():
-    results = grade({"assemble_context": good_assemble, "assemble_prefix": STOPS_AT_FIRST_OVERFLOW,
-                     "predict_q1_5": 42, "unrelated": print}, LESSON_1)
+    results = grade(
+        {
+            "assemble_context": good_assemble,
+            "assemble_prefix": STOPS_AT_FIRST_OVERFLOW,
+            "predict_q1_5": 42,
+            "unrelated": print,
+        },
+        LESSON_1,
+    )
     assert [(r.qid, r.status, r.points) for r in results] == [
-        ("q1.1", PASSED, 3), ("q1.2", PASSED, 2), ("q1.3", FAILED, 0), ("q1.4", NOT_ATTEMPTED, 0), ("q1.5", FAILED, 0)]
+        ("q1.1", PASSED, 3),
+        ("q1.2", PASSED, 2),
+        ("q1.3", FAILED, 0),
+        ("q1.4", NOT_ATTEMPTED, 0),
+        ("q1.5", FAILED, 0),
+    ]
     assert results[3].detail == "no assemble_charged defined"
     assert results[2].counterexample, "a present but wrong answer gets a counterexample"
     assert all(r.max_points == q.points for r, q in zip(results, questions(LESSON_1)))
@@ -646,12 +724,16 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
 
 def test_a_looping_answer_is_stopped_within_the_time_limit_with_a_plain_message():
     import time
+
     started = time.monotonic()
     result = check("q1.1", learner(LOOPING)["assemble_context"])
     elapsed = time.monotonic() - started
     assert elapsed < packer.checking.TIME_LIMIT + 3, f"took {elapsed:.1f} s"
     assert (result.status, result.points) == (FAILED, 0)
-    assert result.detail == f"stopped: the answer was still running after {packer.checking.TIME_LIMIT:g} s on this input (a loop that never ends?)"
+    assert (
+        result.detail
+        == f"stopped: the answer was still running after {packer.checking.TIME_LIMIT:g} s on this input (a loop that never ends?)"
+    )
     assert result.counterexample.startswith("assemble_context([{'text': 'alpha'")
     assert result.expected == "('alpha\\n\\nbravo\\n\\ndelta', 90)"
     assert result.actual == f"still running after {packer.checking.TIME_LIMIT:g} s"
@@ -660,6 +742,7 @@ def test_a_looping_answer_is_stopped_within_the_time_limit_with_a_plain_message(
 def test_the_time_limit_also_works_outside_the_main_thread():
     import threading
     import time
+
     found: list = []
     thread = threading.Thread(target=lambda: found.append(check("q1.1", learner(LOOPING)["assemble_context"])))
     started = time.monotonic()
@@ -672,6 +755,7 @@ def test_the_time_limit_also_works_outside_the_main_thread():
 
 def test_the_time_limit_gives_back_a_timer_that_was_already_running():
     import signal
+
     fired: list[int] = []
     previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(1))
     try:
@@ -713,6 +797,7 @@ def build_prompt(sections):
 
 def test_short_results_are_shown_whole():
     from packer.checking.engine import first_difference
+
     assert first_difference("('a', 1)", "('a', 2)") == ("('a', 1)", "('a', 2)")
     long = "x" * 1000
     expected, actual = first_difference(long + "a", long + "b")
@@ -751,6 +836,7 @@ def pack_utf8(passages, limit, reserve):
 
 def test_q3_1_grades_linear_work_with_the_same_verdict_20_times_in_a_row():
     from packer.checking.linear import linear_in_passages
+
     requirement = linear_in_passages("pack_utf8")
     linear, quadratic = learner(LINEAR_UTF8)["pack_utf8"], learner(QUADRATIC_UTF8)["pack_utf8"]
     assert [requirement(linear) for _ in range(20)] == [None] * 20
@@ -766,9 +852,13 @@ def test_q3_1_grades_linear_work_with_the_same_verdict_20_times_in_a_row():
 
 
 def test_an_answer_that_never_calls_encode_is_timed_instead_and_a_linear_one_passes():
-    linear_bytes = learner(LINEAR_UTF8.replace('len(line.encode("utf-8"))', 'len(bytes(line, "utf-8"))')
-                           .replace('len(header.encode("utf-8"))', 'len(bytes(header, "utf-8"))'))["pack_utf8"]
+    linear_bytes = learner(
+        LINEAR_UTF8.replace('len(line.encode("utf-8"))', 'len(bytes(line, "utf-8"))').replace(
+            'len(header.encode("utf-8"))', 'len(bytes(header, "utf-8"))'
+        )
+    )["pack_utf8"]
     from packer.checking.linear import encoded_characters, passages, roomy_limit
+
     assert encoded_characters(linear_bytes, (passages(10), roomy_limit(10), 0)) == 0
     assert check("q3.1", linear_bytes).status == PASSED
 
@@ -776,6 +866,7 @@ def test_an_answer_that_never_calls_encode_is_timed_instead_and_a_linear_one_pas
 # --- the container contract: any ordered iterable, read once ---------------------------------------------
 def test_the_reference_variants_read_a_real_generator_once():
     from packer.checking import variants
+
     passages = [("a", "x"), ("b", "y" * 40), ("c", "z")]
     expected = ("Sources:\n[a] x\n[c] z\n", ["a", "c"], ["b"])
     assert variants.pack_utf8_report((p for p in passages), 30, 0) == expected
@@ -790,6 +881,7 @@ def test_the_reference_variants_read_a_real_generator_once():
 
 def test_once_behaves_like_a_generator_and_shows_as_the_call_that_makes_it():
     from packer.checking.inputs import Record, once
+
     items = once([("a", "x")])
     assert repr(items) == "once([('a', 'x')])" and eval(repr(items), {"once": once}).__class__ is items.__class__
     assert list(items) == [("a", "x")] and list(items) == [], "a second pass sees nothing, as with a generator"

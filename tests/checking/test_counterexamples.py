@@ -18,7 +18,9 @@ from packer.checking import DEFER_VARIABLE, question
 from test_mutants import MUTANTS, REQUIREMENT_ONLY, checked, searched
 
 ROOT = Path(__file__).resolve().parents[2]
-SLUGS = {path.stem[1]: path.stem for path in (ROOT / "exercises").glob("0[1-9]_*.ipynb")}  # "1" -> "01_assemble_context"
+SLUGS = {
+    path.stem[1]: path.stem for path in (ROOT / "exercises").glob("0[1-9]_*.ipynb")
+}  # "1" -> "01_assemble_context"
 
 
 @pytest.fixture(autouse=True)
@@ -84,8 +86,7 @@ def test_the_printed_input_runs_in_the_exercise_and_gives_the_expected_result(qi
     _not_a_name_error(qid, result, answer)
 
 
-SEARCHED = [(q, w, f) for q, w, f in MUTANTS
-            if question(q).inputs is not None and f not in REQUIREMENT_ONLY]
+SEARCHED = [(q, w, f) for q, w, f in MUTANTS if question(q).inputs is not None and f not in REQUIREMENT_ONLY]
 
 
 @pytest.mark.parametrize("qid, why, answer", SEARCHED, ids=[f"{q}-{w}" for q, w, _ in SEARCHED])
@@ -99,10 +100,21 @@ def test_generated_counterexamples_run_in_the_exercise_too(qid, why, answer):
 def test_every_setup_cell_imports_every_helper_its_checks_can_show(qid):
     """The broken counters, Record and once may appear in any generated input of these lessons."""
     import packer.checking.inputs as inputs
+
     namespace = setup_namespace(qid)
-    wanted = {"1": {"Record", "once"}, "2": {"once", "count_words", "count_chars_div4", "count_utf8_bytes",
-                                              *[c.__name__ for c in inputs.BROKEN_COUNTERS], "always_0"},
-              "3": {"once"}, "4": {"Record"},
-              "5": {"count_words", "count_chars_div4", "count_utf8_bytes", "count_cl100k_base", "always_2_5"},
-              "6": {"count_words", "count_chars_div4", "count_utf8_bytes"}}[qid[1]]
+    wanted = {
+        "1": {"Record", "once"},
+        "2": {
+            "once",
+            "count_words",
+            "count_chars_div4",
+            "count_utf8_bytes",
+            *[c.__name__ for c in inputs.BROKEN_COUNTERS],
+            "always_0",
+        },
+        "3": {"once"},
+        "4": {"Record"},
+        "5": {"count_words", "count_chars_div4", "count_utf8_bytes", "count_cl100k_base", "always_2_5"},
+        "6": {"count_words", "count_chars_div4", "count_utf8_bytes"},
+    }[qid[1]]
     assert wanted <= set(namespace), f"missing from the setup cell: {sorted(wanted - set(namespace))}"

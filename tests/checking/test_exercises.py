@@ -25,8 +25,14 @@ from packer.checking import DEFER_VARIABLE, NOT_ATTEMPTED, PASSED, grade, questi
 from packer.checking.exercises import MD_PLACEHOLDER, expected_exercises, main, render, stub_code, to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
-LESSONS = ["01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "05_counting_units",
-           "06_policies"]
+LESSONS = [
+    "01_assemble_context",
+    "02_prompt_packer",
+    "03_utf8_packer",
+    "04_section_budget",
+    "05_counting_units",
+    "06_policies",
+]
 STUB = 'raise NotImplementedError("replace this line with your answer")'
 OPEN_QUESTION = "### Open question (not auto-graded)"
 MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
@@ -74,14 +80,21 @@ def _checks_run_now(monkeypatch):
 # --- exercises/ is exactly the generator's output -----------------------------------------------------
 def test_exercises_folder_is_exactly_what_the_generator_produces():
     wanted = expected_exercises(ROOT)
-    assert sorted(wanted) == sorted((ROOT / "exercises").glob("*.ipynb")), "an exercise without a solution, or the reverse"
+    assert sorted(wanted) == sorted((ROOT / "exercises").glob("*.ipynb")), (
+        "an exercise without a solution, or the reverse"
+    )
     for path, text in wanted.items():
         assert path.read_text() == text, f"{path.name} is stale: run `make exercises`"
 
 
 def _generator(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "packer.checking.exercises", *map(str, args)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "packer.checking.exercises", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_check_mode_passes_on_the_repository():
@@ -177,17 +190,29 @@ def test_stub_sits_at_the_markers_indentation_and_code_around_blocks_is_kept():
         "print(ORDER)"
     )
     assert stub_code(source).splitlines() == [
-        "ORDER = (1, 2)", "class Box:", "    def size(self):", f"        {STUB}", "",
-        "def helper(x):", "    if x:", f"        {STUB}", f"    {STUB}", "print(ORDER)",
+        "ORDER = (1, 2)",
+        "class Box:",
+        "    def size(self):",
+        f"        {STUB}",
+        "",
+        "def helper(x):",
+        "    if x:",
+        f"        {STUB}",
+        f"    {STUB}",
+        "print(ORDER)",
     ]
     compile(stub_code(source), "<stub>", "exec")  # still valid Python
     assert stub_code("x = 1\ny = 2") == "x = 1\ny = 2", "a cell without markers is unchanged"
 
 
-@pytest.mark.parametrize("source, line, what", [
-    ("def f():\n    # BEGIN SOLUTION\n    x = 1\n    # BEGIN SOLUTION\n    # END SOLUTION\n", 4, "inside another"),
-    ("def f():\n    return 1\n    # END SOLUTION\n", 3, "without"),
-], ids=["nested", "unopened"])
+@pytest.mark.parametrize(
+    "source, line, what",
+    [
+        ("def f():\n    # BEGIN SOLUTION\n    x = 1\n    # BEGIN SOLUTION\n    # END SOLUTION\n", 4, "inside another"),
+        ("def f():\n    return 1\n    # END SOLUTION\n", 3, "without"),
+    ],
+    ids=["nested", "unopened"],
+)
 def test_misplaced_markers_are_refused_naming_the_line(source, line, what):
     with pytest.raises(ValueError, match=rf"\bline {line}\b.*{what}"):
         stub_code(source)
@@ -204,17 +229,25 @@ def test_an_unclosed_block_is_refused_naming_the_line():
 
 
 def _tiny_solution() -> nbformat.NotebookNode:
-    nb = new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-                                "widgets": {"state": {"some": "view"}}})
+    nb = new_notebook(
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "widgets": {"state": {"some": "view"}},
+        }
+    )
     nb.cells = [
         new_markdown_cell("# 09 · Exercises: tiny"),
         new_markdown_cell("This is the solutions notebook.", metadata={"tags": ["solution-only"]}),
-        new_code_cell(SOLVED_FUNCTION, execution_count=1,
-                      outputs=[new_output("stream", name="stdout", text="hi\n")]),
+        new_code_cell(SOLVED_FUNCTION, execution_count=1, outputs=[new_output("stream", name="stdout", text="hi\n")]),
         new_code_cell("print('answer key')", execution_count=2, metadata={"tags": ["solution-only"]}),
-        new_code_cell("add(1, 2)", execution_count=3,
-                      outputs=[new_output("execute_result", data={"text/plain": "3"}, execution_count=3)]),
-        new_markdown_cell(f"Why?\n\n{MD_BEGIN}\nBecause **3**.\n{MD_END}\n\nAnd how?\n{MD_BEGIN}\nCarefully.\n{MD_END}"),
+        new_code_cell(
+            "add(1, 2)",
+            execution_count=3,
+            outputs=[new_output("execute_result", data={"text/plain": "3"}, execution_count=3)],
+        ),
+        new_markdown_cell(
+            f"Why?\n\n{MD_BEGIN}\nBecause **3**.\n{MD_END}\n\nAnd how?\n{MD_BEGIN}\nCarefully.\n{MD_END}"
+        ),
     ]
     return nb
 
@@ -251,8 +284,10 @@ def test_to_exercise_propagates_a_marker_error():
 
 # --- the three folders line up ------------------------------------------------------------------------
 def test_notebooks_exercises_and_solutions_hold_the_same_lessons():
-    stems = {folder: sorted(p.stem for p in (ROOT / folder).glob("*.ipynb"))
-             for folder in ("notebooks", "exercises", "solutions")}
+    stems = {
+        folder: sorted(p.stem for p in (ROOT / folder).glob("*.ipynb"))
+        for folder in ("notebooks", "exercises", "solutions")
+    }
     assert stems["exercises"] == stems["solutions"] == LESSONS
     assert stems["notebooks"] == ["00_start_here", *LESSONS], "00 is the only lesson without exercises"
     for slug in LESSONS:
@@ -302,7 +337,9 @@ def test_solution_has_one_check_cell_per_question_in_order_with_a_passing_output
     check_cells = [i for i, cell in enumerate(cells) if cell.cell_type == "code" and cell.source.startswith("check(")]
     positions = []
     for question in questions(slug):
-        matching = [i for i, cell in enumerate(cells) if cell.cell_type == "code" and cell.source == _check_source(question)]
+        matching = [
+            i for i, cell in enumerate(cells) if cell.cell_type == "code" and cell.source == _check_source(question)
+        ]
         assert len(matching) == 1, f"{question.qid}: expected exactly one cell `{_check_source(question)}`"
         positions.append(matching[0])
         shown = _result_text(cells[matching[0]])
@@ -363,8 +400,9 @@ def executed():
     def run(slug: str) -> tuple[nbformat.NotebookNode, Exception | None]:
         if slug not in done:
             nb = _read("exercises", slug)
-            client = NotebookClient(nb, timeout=120, kernel_name="python3",
-                                    resources={"metadata": {"path": str(ROOT / "exercises")}})
+            client = NotebookClient(
+                nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "exercises")}}
+            )
             try:
                 client.execute()
                 done[slug] = (nb, None)
@@ -436,7 +474,12 @@ def test_answering_q1_1_credits_q1_1_and_q1_2_and_nothing_else():
     assert sum(STUB in cell.source for cell in _code(learner)) == 3, "the other three stubs are untouched"
     results = {r.qid: r for r in grade(_run_cells(learner, "learner"), "01_assemble_context")}
     assert {qid: r.status for qid, r in results.items()} == {
-        "q1.1": PASSED, "q1.2": PASSED, "q1.3": NOT_ATTEMPTED, "q1.4": NOT_ATTEMPTED, "q1.5": NOT_ATTEMPTED}
+        "q1.1": PASSED,
+        "q1.2": PASSED,
+        "q1.3": NOT_ATTEMPTED,
+        "q1.4": NOT_ATTEMPTED,
+        "q1.5": NOT_ATTEMPTED,
+    }
     assert sum(r.points for r in results.values()) == 5
 
 
@@ -459,8 +502,13 @@ def test_filling_every_stub_with_the_solution_earns_full_marks(slug):
 # --- the learner's path, in a real kernel ----------------------------------------------------------------
 def _execute(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Run a notebook in a fresh python3 kernel from the exercises folder; errors stay in the outputs."""
-    client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(ROOT / "exercises")}})
+    client = NotebookClient(
+        nb,
+        timeout=120,
+        kernel_name="python3",
+        allow_errors=True,
+        resources={"metadata": {"path": str(ROOT / "exercises")}},
+    )
     client.execute()
     return nb
 
@@ -504,17 +552,25 @@ def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkey
     import time
 
     from packer.checking import TIME_LIMIT
+
     monkeypatch.delenv(DEFER_VARIABLE, raising=False)
     exercise = _read("exercises", "01_assemble_context")
     setup = next(cell for cell in _code(exercise) if "import" in cell.source)
-    right = _answers(next(c.source for c in _code(_read("solutions", "01_assemble_context"))
-                          if c.source.startswith("def assemble_context")))[0]
+    right = _answers(
+        next(
+            c.source
+            for c in _code(_read("solutions", "01_assemble_context"))
+            if c.source.startswith("def assemble_context")
+        )
+    )[0]
     nb = new_notebook(metadata=exercise.metadata)
     nb.cells = [
         new_code_cell(setup.source),
         new_code_cell(LOOPING_ANSWER),
-        new_code_cell('import time\nstarted = time.monotonic()\ncheck("q1.1", assemble_context)\n'
-                      'print(f"took {time.monotonic() - started:.1f} s")'),
+        new_code_cell(
+            'import time\nstarted = time.monotonic()\ncheck("q1.1", assemble_context)\n'
+            'print(f"took {time.monotonic() - started:.1f} s")'
+        ),
         new_code_cell(WRONG_ANSWER),
         new_code_cell('result = check("q1.1", assemble_context)'),
         new_code_cell("print(eval(result.counterexample) == eval(result.actual))"),
@@ -537,10 +593,14 @@ def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkey
 def test_an_interrupted_check_prints_one_line_in_the_kernel(monkeypatch):
     monkeypatch.delenv(DEFER_VARIABLE, raising=False)
     nb = new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
-    nb.cells = [new_code_cell("from packer.checking import check\n"
-                              "def assemble_context(chunks, max_tokens, separator='\\n\\n'):\n"
-                              "    raise KeyboardInterrupt  # as Ctrl-C or the stop button would, mid-answer\n"
-                              "check('q1.1', assemble_context)")]
+    nb.cells = [
+        new_code_cell(
+            "from packer.checking import check\n"
+            "def assemble_context(chunks, max_tokens, separator='\\n\\n'):\n"
+            "    raise KeyboardInterrupt  # as Ctrl-C or the stop button would, mid-answer\n"
+            "check('q1.1', assemble_context)"
+        )
+    ]
     _execute(nb)
     errors = [out for out in nb.cells[0].outputs if out.output_type == "error"]
     assert len(errors) == 1 and errors[0].ename == "CheckInterrupted"

@@ -23,6 +23,7 @@ def mutant(qid: str, why: str):
     def register(function):
         MUTANTS.append((qid, why, function))
         return function
+
     return register
 
 
@@ -113,8 +114,17 @@ def utf8_size(text):
     return len(text.encode("utf-8"))
 
 
-def good_pack_utf8(passages, limit, reserve, *, size=utf8_size, header_counts=True,
-                   reserve_counts=True, allow_duplicates=False, strict=False):
+def good_pack_utf8(
+    passages,
+    limit,
+    reserve,
+    *,
+    size=utf8_size,
+    header_counts=True,
+    reserve_counts=True,
+    allow_duplicates=False,
+    strict=False,
+):
     need_count("limit", limit)
     need_count("reserve", reserve)
     passages = check_passages(passages, allow_duplicates)
@@ -147,17 +157,29 @@ class Result:
         self.ok, self.message, self.total = ok, message, total
 
 
-def good_check_sections(sections, budget=500, total_of=lambda sections: estimate(build(sections)),
-                        order=("missing", "tags", "marker", "budget")):
+def good_check_sections(
+    sections,
+    budget=500,
+    total_of=lambda sections: estimate(build(sections)),
+    order=("missing", "tags", "marker", "budget"),
+):
     missing = any(key not in sections or not sections[key].strip() for key in SECTION_ORDER)
     if order[0] == "missing" and missing:
         return Result(False, "FAIL: missing section text", None)
     prompt = build({key: sections.get(key, "") for key in SECTION_ORDER})
     total = total_of(sections) if not missing else None
-    failures = {"missing": missing, "tags": any(f"{key.upper()}:" not in prompt for key in SECTION_ORDER),
-                "marker": "KEY: VALUE" not in prompt, "budget": total is not None and (total <= 0 or total > budget)}
-    messages = {"missing": "missing section text", "tags": "section tag absent", "marker": "parseable marker absent",
-                "budget": "total outside budget"}
+    failures = {
+        "missing": missing,
+        "tags": any(f"{key.upper()}:" not in prompt for key in SECTION_ORDER),
+        "marker": "KEY: VALUE" not in prompt,
+        "budget": total is not None and (total <= 0 or total > budget),
+    }
+    messages = {
+        "missing": "missing section text",
+        "tags": "section tag absent",
+        "marker": "parseable marker absent",
+        "budget": "total outside budget",
+    }
     for check in order:
         if failures[check]:
             return Result(False, f"FAIL: {messages[check]}", None if check == "missing" else total)
@@ -181,10 +203,19 @@ def good_pack_utf8_report(passages, limit, reserve):
     return text, kept, [key for key, _ in passages if key not in kept]
 
 
-CORRECT += [("q1.1", good_assemble), ("q1.2", good_assemble), ("q2.2", good_pack_prompt),
-            ("q2.3", good_pack_prompt), ("q3.1", good_pack_utf8), ("q3.2", good_pack_utf8),
-            ("q3.3", good_pack_utf8_report), ("q4.1", estimate), ("q4.2", build), ("q4.3", good_check_sections),
-            ("q4.4", good_plan_headroom)]
+CORRECT += [
+    ("q1.1", good_assemble),
+    ("q1.2", good_assemble),
+    ("q2.2", good_pack_prompt),
+    ("q2.3", good_pack_prompt),
+    ("q3.1", good_pack_utf8),
+    ("q3.2", good_pack_utf8),
+    ("q3.3", good_pack_utf8_report),
+    ("q4.1", estimate),
+    ("q4.2", build),
+    ("q4.3", good_check_sections),
+    ("q4.4", good_plan_headroom),
+]
 
 
 # --- lesson 01 ---------------------------------------------------------------------------------------
@@ -572,9 +603,14 @@ def predict_q2_4_no_labels():
 
 @mutant("q3.1", "measures the id in characters and the text in bytes")
 def pack_utf8_id_chars(passages, limit, reserve):
-    return good_pack_utf8(passages, limit, reserve,
-                          size=lambda line: len(line) if line == "Sources:\n" else
-                          len(line[: line.index("]")]) + utf8_size(line[line.index("]"):]))
+    return good_pack_utf8(
+        passages,
+        limit,
+        reserve,
+        size=lambda line: (
+            len(line) if line == "Sources:\n" else len(line[: line.index("]")]) + utf8_size(line[line.index("]") :])
+        ),
+    )
 
 
 @mutant("q3.1", "re-encodes the whole payload for every candidate (quadratic)")
@@ -686,7 +722,9 @@ def searched(qid: str, answer) -> object:
     from dataclasses import replace
 
     from packer.checking import evaluate, question
+
     return evaluate(replace(question(qid), cases=()), answer)
+
 
 # --- lesson 06 ---------------------------------------------------------------------------------------
 # Learner-style correct answers first, then one broken rule each.
@@ -712,8 +750,12 @@ def good_above_cutoff(scored, share):
     return [key for key, score in scored if score >= share * best]
 
 
-CORRECT += [("q6.1", good_pack_until_overflow), ("q6.2", good_knapsack_value), ("q6.3", good_above_cutoff),
-            ("q6.4", lambda: (["a"], ["b", "c"]))]
+CORRECT += [
+    ("q6.1", good_pack_until_overflow),
+    ("q6.2", good_knapsack_value),
+    ("q6.3", good_above_cutoff),
+    ("q6.4", lambda: (["a"], ["b", "c"])),
+]
 
 
 @mutant("q6.1", "skips and continues instead of stopping")
@@ -782,7 +824,7 @@ def above_cutoff_strict(scored, share):
 @mutant("q6.3", "keeps the top share of the passages by count, not by score")
 def above_cutoff_by_count(scored, share):
     ranked = sorted(scored, key=lambda pair: -pair[1])
-    keep = {key for key, _ in ranked[:round(share * len(scored))]}
+    keep = {key for key, _ in ranked[: round(share * len(scored))]}
     return [key for key, _ in scored if key in keep]
 
 
@@ -795,7 +837,12 @@ def predict_q6_4():
 def l5_headroom(tokens, estimates, percent, *, per_passage=None, position=None, validate=True):
     """A learner-style headroom_percent with hooks for one wrong rule at a time."""
     if validate:
-        if not isinstance(tokens, list) or not isinstance(estimates, list) or not tokens or len(tokens) != len(estimates):
+        if (
+            not isinstance(tokens, list)
+            or not isinstance(estimates, list)
+            or not tokens
+            or len(tokens) != len(estimates)
+        ):
             raise ValueError("tokens and estimates must be non-empty lists of equal length")
         for t, e in zip(tokens, estimates):
             need_count("token", t)
@@ -891,9 +938,14 @@ def cuts_swapped(passage, count):
 
 @mutant("q5.3", "adds the texts' counts (lesson 01 with precomputed counts)")
 def assemble_measured_adding(texts, max_tokens, count, separator="\n\n"):
-    return l5_assemble(texts, max_tokens, count, separator,
-                       measure=lambda kept, text: sum(count(t) for t in kept + [text]),
-                       used_of=lambda kept: sum(count(t) for t in kept))
+    return l5_assemble(
+        texts,
+        max_tokens,
+        count,
+        separator,
+        measure=lambda kept, text: sum(count(t) for t in kept + [text]),
+        used_of=lambda kept: sum(count(t) for t in kept),
+    )
 
 
 @mutant("q5.3", "measures the texts joined without the separator")
@@ -914,6 +966,8 @@ def predict_q5_4():
 @mutant("q5.4", "counts characters, not bytes, when packing")
 def predict_q5_4_chars():
     return (["k", "n"], 23)
+
+
 # === end of lesson 05 ==================================================================================
 
 
@@ -934,6 +988,7 @@ def test_a_correct_learner_answer_passes(qid, answer):
 
 def test_the_library_is_large_and_covers_every_graded_question():
     from packer.checking import questions
+
     assert len(MUTANTS) >= 12
     every = {q.qid for lesson in "123456" for q in questions(lesson)}
     assert {qid for qid, _, _ in MUTANTS} == every
@@ -941,8 +996,9 @@ def test_the_library_is_large_and_covers_every_graded_question():
 
 REQUIREMENT_ONLY = {pack_utf8_quadratic}  # right results, caught by the question's linear-work requirement
 PREDICTIONS = ("q2.4", "q3.4", "q5.4", "q6.4")  # one fixed answer each: there is no input to generate
-GENERATED = [(q, w, f) for q, w, f in MUTANTS
-             if not q.endswith((".5",)) and q not in PREDICTIONS and f not in REQUIREMENT_ONLY]
+GENERATED = [
+    (q, w, f) for q, w, f in MUTANTS if not q.endswith((".5",)) and q not in PREDICTIONS and f not in REQUIREMENT_ONLY
+]
 
 
 @pytest.mark.parametrize("qid, why, answer", GENERATED, ids=[f"{q}-{w}" for q, w, _ in GENERATED])

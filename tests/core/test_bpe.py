@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from packer import pack_prompt, render_prompt
 from packer.counters import BPE_ENCODINGS, bpe
 
-pytest.importorskip("bpe_openai", reason="bpe-openai (the real tokenizer's vocabulary) is not installed: run `make venv`")
+pytest.importorskip(
+    "bpe_openai", reason="bpe-openai (the real tokenizer's vocabulary) is not installed: run `make venv`"
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -140,8 +142,9 @@ def test_the_package_import_is_the_fallback_when_the_direct_load_fails(monkeypat
 
 # --- accepted by pack_prompt ------------------------------------------------------------------------
 words = st.text(alphabet=string.ascii_letters + string.digits + "  .,\n日本語é🙂<|>", max_size=40)
-passage_lists = st.lists(st.tuples(st.text(alphabet="abcxyz0", min_size=1, max_size=3), words),
-                         max_size=6, unique_by=lambda p: p[0])
+passage_lists = st.lists(
+    st.tuples(st.text(alphabet="abcxyz0", min_size=1, max_size=3), words), max_size=6, unique_by=lambda p: p[0]
+)
 
 
 @pytest.mark.parametrize("name", BPE_ENCODINGS)

@@ -25,7 +25,9 @@ def test_count_utf8_bytes_counts_encoded_bytes(text, size):
     assert count_utf8_bytes(text) == size
 
 
-@pytest.mark.parametrize("text", ["", "a", "abcd", "abcde", "é日🙂", "x" * 101], ids=["empty", "1", "4", "5", "non-ascii", "101"])
+@pytest.mark.parametrize(
+    "text", ["", "a", "abcd", "abcde", "é日🙂", "x" * 101], ids=["empty", "1", "4", "5", "non-ascii", "101"]
+)
 def test_count_chars_div4_is_the_planning_estimate(text):
     assert count_chars_div4(text) == estimate_tokens(text)
 

@@ -18,14 +18,68 @@ import packer.prompt
 from packer import pack_prompt, render_prompt
 from packer.counters import BPE_ENCODINGS, bpe, bpe_encoding_of, count_words
 
-pytest.importorskip("bpe_openai", reason="bpe-openai (the real tokenizer's vocabulary) is not installed: run `make venv`")
+pytest.importorskip(
+    "bpe_openai", reason="bpe-openai (the real tokenizer's vocabulary) is not installed: run `make venv`"
+)
 
 # Pieces chosen to sit on either side of a seam: whitespace runs, line breaks, digits, CJK, emoji,
 # apostrophes and contractions, combining marks, "/" (o200k's punctuation rule), and special-token look-alikes.
-PIECES = [" ", "  ", "   ", "\t", "\n", "\n\n", "\r\n", " \n", "\n ", "\r", "0", "7", "42", "2026", "123456",
-          "漢字", "かな", "한국", "नमस्ते", "ไทย", "🙂", "👍🏽", "'", "'s", "'ll", "’", "'RE", "Don't", "e\u0301",
-          "<|endoftext|>", "<|endofprompt|>", "<|", "|>", "[", "]", "[a]", "A", "Answer:", "Sources:", "/", "//",
-          ".", "...", ",", "-", "#", "x", "word", "The", "Ж", "\u00a0", "\u2028", "\x0b", "\x85"]
+PIECES = [
+    " ",
+    "  ",
+    "   ",
+    "\t",
+    "\n",
+    "\n\n",
+    "\r\n",
+    " \n",
+    "\n ",
+    "\r",
+    "0",
+    "7",
+    "42",
+    "2026",
+    "123456",
+    "漢字",
+    "かな",
+    "한국",
+    "नमस्ते",
+    "ไทย",
+    "🙂",
+    "👍🏽",
+    "'",
+    "'s",
+    "'ll",
+    "’",
+    "'RE",
+    "Don't",
+    "e\u0301",
+    "<|endoftext|>",
+    "<|endofprompt|>",
+    "<|",
+    "|>",
+    "[",
+    "]",
+    "[a]",
+    "A",
+    "Answer:",
+    "Sources:",
+    "/",
+    "//",
+    ".",
+    "...",
+    ",",
+    "-",
+    "#",
+    "x",
+    "word",
+    "The",
+    "Ж",
+    "\u00a0",
+    "\u2028",
+    "\x0b",
+    "\x85",
+]
 texts = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 ids = st.text(alphabet="abz09-_ .'|/<>é漢🙂", min_size=1, max_size=4)
 passage_lists = st.lists(st.tuples(ids, texts), max_size=8, unique_by=lambda p: p[0])
@@ -109,7 +163,7 @@ def test_the_seam_count_equals_the_full_count_for_every_prefix_of_the_real_corpu
     for i in range(0, 300):
         running += count(packer.prompt._line(*passages[i]))
         if i % 25 == 24:
-            assert running == count(render_prompt("q?", passages[:i + 1])), i
+            assert running == count(render_prompt("q?", passages[: i + 1])), i
 
 
 # --- which path is taken ----------------------------------------------------------------------------
@@ -122,7 +176,9 @@ def refuse(*args):
 @pytest.mark.parametrize("name", BPE_ENCODINGS)
 def test_a_bpe_counter_takes_the_fast_path(name, monkeypatch):
     monkeypatch.setattr(packer.prompt, "_pack_by_remeasuring", refuse)
-    chosen, skipped, _ = pack_prompt("why", [("a", "one two"), ("b", "one two three four five"), ("c", "six")], 18, bpe(name))
+    chosen, skipped, _ = pack_prompt(
+        "why", [("a", "one two"), ("b", "one two three four five"), ("c", "six")], 18, bpe(name)
+    )
     assert ([key for key, _ in chosen], skipped) == (["a", "c"], ["b"])
 
 

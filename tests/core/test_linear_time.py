@@ -67,9 +67,7 @@ def test_every_passage_kept_encodes_each_character_about_once():
 
 def test_half_the_passages_kept_still_encodes_each_character_about_once():
     passages = make_passages(2000)
-    limit = len(HEADER.encode()) + sum(
-        len(f"[{key}] {text}\n".encode()) for key, text in passages[:1000]
-    )
+    limit = len(HEADER.encode()) + sum(len(f"[{key}] {text}\n".encode()) for key, text in passages[:1000])
     (_, kept), sizes = run_logged(passages, limit)
     assert len(kept) == 1000
     assert sum(sizes) <= input_characters(passages) + SLACK

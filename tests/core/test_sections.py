@@ -193,7 +193,9 @@ def test_parseable_marker_in_another_section_is_accepted():
     assert check_sections(sections).ok is True
 
 
-@pytest.mark.parametrize("budget", [-1, True, False, 500.0, "500", None], ids=["negative", "true", "false", "float", "str", "none"])
+@pytest.mark.parametrize(
+    "budget", [-1, True, False, 500.0, "500", None], ids=["negative", "true", "false", "float", "str", "none"]
+)
 def test_invalid_budget_is_rejected(budget):
     with pytest.raises(ValueError, match="budget"):
         check_sections(FIFO_EXAMPLE, budget)
@@ -265,7 +267,8 @@ def test_format_plan_says_a_plan_over_the_budget_does_not_fit():
 def test_format_plan_shows_a_small_deficit_with_a_decimal_rather_than_as_zero():
     # -1 / 439 is -0.23%: rounded to a whole percent it would read "-0%", as if nothing were missing.
     assert format_plan(plan_budget(STATED_SECTION_CHARS, 439)).splitlines()[-2] == (
-        "budget 439: sum of the sections 440, headroom -1 tokens (-0.2%): does not fit")
+        "budget 439: sum of the sections 440, headroom -1 tokens (-0.2%): does not fit"
+    )
 
 
 def test_plan_estimates_each_stated_section():
@@ -330,7 +333,9 @@ def test_format_plan_lists_every_section_with_its_tokens():
         pytest.param(STATED_SECTION_CHARS, True, "budget", id="bool-budget"),
         pytest.param(STATED_SECTION_CHARS, 500.0, "budget", id="float-budget"),
         pytest.param({**STATED_SECTION_CHARS, "notes": 10}, 500, "notes", id="unknown-section"),
-        pytest.param({k: v for k, v in STATED_SECTION_CHARS.items() if k != "format"}, 500, "format", id="missing-section"),
+        pytest.param(
+            {k: v for k, v in STATED_SECTION_CHARS.items() if k != "format"}, 500, "format", id="missing-section"
+        ),
         pytest.param({**STATED_SECTION_CHARS, "task": -1}, 500, "task", id="negative-chars"),
         pytest.param({**STATED_SECTION_CHARS, "task": 1.5}, 500, "task", id="float-chars"),
         pytest.param({**STATED_SECTION_CHARS, "task": True}, 500, "task", id="bool-chars"),
@@ -392,6 +397,7 @@ def test_cli_budget_option_appears_in_the_pass_line():
 
 
 def test_cli_refuses_a_negative_budget_as_a_usage_error():
-    run = subprocess.run([sys.executable, "-m", "packer.sections", "--budget", "-1"],
-                         capture_output=True, text=True, cwd=REPO_ROOT)
+    run = subprocess.run(
+        [sys.executable, "-m", "packer.sections", "--budget", "-1"], capture_output=True, text=True, cwd=REPO_ROOT
+    )
     assert run.returncode == 2 and "--budget must be a non-negative int" in run.stderr

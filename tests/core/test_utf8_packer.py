@@ -177,7 +177,8 @@ def test_negative_reserve_is_rejected_even_when_it_would_make_room():
 
 
 @pytest.mark.parametrize(
-    "passages", ["a", b"a", {"a": "x"}, None, 1, {("a", "x")}],
+    "passages",
+    ["a", b"a", {"a": "x"}, None, 1, {("a", "x")}],
     ids=["str", "bytes", "dict", "none", "int", "unordered-set"],
 )
 def test_passages_that_are_not_a_list_are_rejected(passages):
@@ -217,4 +218,3 @@ def test_duplicate_id_after_the_budget_is_spent_is_still_rejected():
     passages = [("a", "x"), ("b", "y" * 100), ("a", "z")]
     with pytest.raises(ValueError, match=r"passage 2\b.*duplicate"):
         pack_utf8(passages, 15, 0)
-

@@ -30,18 +30,39 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 # Debian's package (`apt-get install -y chromium`, which .ci/run does); WORKBOOK_CHROMIUM points elsewhere.
 CHROMIUM = Path(os.environ.get("WORKBOOK_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 # What the copy leaves out: the environment, caches, and what tests or graders wrote.
-NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache",
-                                    ".ipynb_checkpoints", "screenshots", "grades", "demo-class", "submissions")
+NOT_COPIED = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "*.egg-info",
+    "__pycache__",
+    ".hypothesis",
+    ".pytest_cache",
+    ".ipynb_checkpoints",
+    "screenshots",
+    "grades",
+    "demo-class",
+    "submissions",
+)
 STARTUP_SECONDS = 90
 
 
 def tracked_notebooks() -> dict[str, str]:
     """sha256 of every notebook of the repository itself, by path: the browser must never change them."""
-    return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for folder in ("notebooks", "exercises", "solutions") for p in sorted((ROOT / folder).glob("*.ipynb"))}
+    return {
+        str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for folder in ("notebooks", "exercises", "solutions")
+        for p in sorted((ROOT / folder).glob("*.ipynb"))
+    }
 
 
 def free_port() -> int:
@@ -68,8 +89,9 @@ class Lab:
 
     def api(self, path: str, method: str = "GET") -> object:
         """Call the server's REST API; the decoded JSON answer (None when empty)."""
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/{path}", method=method,
-                                         headers={"Authorization": f"token {self.token}"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/api/{path}", method=method, headers={"Authorization": f"token {self.token}"}
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             body = answer.read()
         return json.loads(body) if body else None
@@ -89,8 +111,10 @@ class Lab:
 def chromium() -> Path:
     """Debian's Chromium, or a visible skip of every browser test."""
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (install it with `apt-get install -y chromium`, "
-                    "as .ci/run does)")
+        pytest.skip(
+            f"browser tests skipped: no Chromium at {CHROMIUM} (install it with `apt-get install -y chromium`, "
+            "as .ci/run does)"
+        )
     return CHROMIUM
 
 
@@ -105,18 +129,39 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     # Only the repository's configuration counts: the user's own Jupyter config, settings, workspaces and
     # kernels in the home folder stay out, and the server's runtime files go to a folder removed afterwards.
     home = {name: base / name for name in ("config", "data", "runtime", "user-settings", "workspaces")}
-    env = {**os.environ, "JUPYTER_CONFIG_PATH": str(root / "jupyter-config"), "JUPYTER_CONFIG_DIR": str(home["config"]),
-           "JUPYTER_DATA_DIR": str(home["data"]), "JUPYTER_RUNTIME_DIR": str(home["runtime"]),
-           "JUPYTERLAB_SETTINGS_DIR": str(home["user-settings"]), "JUPYTERLAB_WORKSPACES_DIR": str(home["workspaces"])}
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_PATH": str(root / "jupyter-config"),
+        "JUPYTER_CONFIG_DIR": str(home["config"]),
+        "JUPYTER_DATA_DIR": str(home["data"]),
+        "JUPYTER_RUNTIME_DIR": str(home["runtime"]),
+        "JUPYTERLAB_SETTINGS_DIR": str(home["user-settings"]),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home["workspaces"]),
+    }
     port, token = free_port(), hashlib.sha256(os.urandom(32)).hexdigest()
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-               f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+    ]
     if os.geteuid() == 0:
         command.append("--allow-root")  # as `make lab` does for root
     log = base / "jupyterlab.log"
     with open(log, "wb") as sink:
-        server = subprocess.Popen(command, cwd=base, env=env, stdout=sink, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, start_new_session=True)
+        server = subprocess.Popen(
+            command,
+            cwd=base,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     try:
         running = Lab(root, port, token, log, home["runtime"], server.pid)
         _wait_until_ready(server, running)

@@ -62,7 +62,8 @@ class NotebookPage:
             "([path, count]) => { const p = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');"
             " return location.pathname.endsWith('/tree/' + path)"
             " && p && p.querySelectorAll('.jp-Notebook .jp-Cell').length === count; }",
-            arg=[self.path, len(self.notebook.cells)])
+            arg=[self.path, len(self.notebook.cells)],
+        )
         deadline = time.monotonic() + 60
         while not self.kernel_idle():
             assert time.monotonic() < deadline, f"{self.path}: the kernel did not become idle"
@@ -84,7 +85,9 @@ class NotebookPage:
         count on the page this run's. JupyterLab sends the cells one at a time: a count is the only sure sign."""
         self.menu("Edit", "Clear Outputs of All Cells")
         self.menu("Run", "Run All Cells")
-        tagged = {i for i, cell in enumerate(self.notebook.cells) if "raises-exception" in cell.metadata.get("tags", [])}
+        tagged = {
+            i for i, cell in enumerate(self.notebook.cells) if "raises-exception" in cell.metadata.get("tags", [])
+        }
         deadline, still_since, last = time.monotonic() + RUN_SECONDS, time.monotonic(), None
         while True:
             states = self.states()
@@ -92,8 +95,11 @@ class NotebookPage:
                 still_since, last = time.monotonic(), states
             code = [s for s in states if s.kind == "code"]
             ran = all(re.fullmatch(r"\[\d+\]:", s.prompt) for s in code)
-            stopped = any(s.stderr and i not in tagged for i, s in enumerate(states)) and \
-                not any(s.prompt == "[*]:" for s in code) and time.monotonic() - still_since > 3
+            stopped = (
+                any(s.stderr and i not in tagged for i, s in enumerate(states))
+                and not any(s.prompt == "[*]:" for s in code)
+                and time.monotonic() - still_since > 3
+            )
             if (ran or stopped) and self.kernel_idle():
                 time.sleep(0.5)  # the last outputs are rendered right after the kernel reports idle
                 return self.states()
@@ -110,7 +116,9 @@ class NotebookPage:
                 stderr: [...cell.querySelectorAll('.jp-OutputArea-output' + stderr)].map(e => e.textContent).join('\\n'),
                 images: [...cell.querySelectorAll('.jp-OutputArea-output img')]
                     .filter(img => !img.closest('.widget-output') && img.complete && img.naturalWidth > 0).length,
-            }))""", STDERR)
+            }))""",
+            STDERR,
+        )
         return [CellState(**row) for row in rows]
 
     def code_cell_index(self, text: str) -> int:

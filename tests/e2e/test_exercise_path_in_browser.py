@@ -64,18 +64,24 @@ def test_a_learner_answers_q1_1_wrong_then_right_saves_and_is_graded(page, lab, 
     saved = lab.root / EXERCISE
     before = saved.read_bytes()
     page.keyboard.press("Control+s")
-    wait_until(lambda: saved.read_bytes() != before and not page.locator(".jp-mod-current.jp-mod-dirty").count(),
-               "Ctrl+S did not save the exercise")
+    wait_until(
+        lambda: saved.read_bytes() != before and not page.locator(".jp-mod-current.jp-mod-dirty").count(),
+        "Ctrl+S did not save the exercise",
+    )
     cells = nbformat.reads(saved.read_text(), as_version=4).cells
     assert cells[stub].source == RIGHT
     assert "PASSED" in "".join(out.get("data", {}).get("text/plain", "") for out in cells[check_cell].outputs)
 
     grades = tmp_path / "grades"
-    graded = subprocess.run([sys.executable, "-m", "packer.grading", str(saved), "--out", str(grades)],
-                            capture_output=True, text=True, timeout=300)
+    graded = subprocess.run(
+        [sys.executable, "-m", "packer.grading", str(saved), "--out", str(grades)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert graded.returncode == 0, graded.stdout + graded.stderr
-    submission, = json.loads((grades / "grades.json").read_text())["submissions"]
-    q1_1, = (test for test in submission["tests"] if test["qid"] == "q1.1")
+    (submission,) = json.loads((grades / "grades.json").read_text())["submissions"]
+    (q1_1,) = (test for test in submission["tests"] if test["qid"] == "q1.1")
     assert (submission["status"], q1_1["status"], q1_1["score"]) == ("graded", "passed", points), q1_1
 
     exercise.panel.get_by_role("link", name=re.compile("^01 · Packing chunks")).click()  # and back to the lesson
@@ -88,8 +94,14 @@ def run_cell(notebook: NotebookPage, index: int) -> str:
     before = cell.locator(".jp-InputPrompt").text_content()
     cell.locator(".jp-InputPrompt").click()
     notebook.page.keyboard.press("Control+Enter")
-    wait_until(lambda: re.fullmatch(r"\[\d+\]:", now := cell.locator(".jp-InputPrompt").text_content()) and now != before
-               and notebook.kernel_idle(), f"cell {index} did not run")
+    wait_until(
+        lambda: (
+            re.fullmatch(r"\[\d+\]:", now := cell.locator(".jp-InputPrompt").text_content())
+            and now != before
+            and notebook.kernel_idle()
+        ),
+        f"cell {index} did not run",
+    )
     return "\n".join(cell.locator(".jp-OutputArea-output").all_text_contents()).strip()
 
 
@@ -117,4 +129,3 @@ def run_source(source: str):
     namespace: dict = {}
     exec(source, namespace)
     return namespace["assemble_context"]
-

@@ -34,8 +34,12 @@ ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
 
 # The data the lessons give their explorers (copied from the lessons: the expected views are computed here).
-CHUNKS = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
-          {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]
+CHUNKS = [
+    {"text": "alpha", "token_count": 40},
+    {"text": "bravo", "token_count": 30},
+    {"text": "charlie", "token_count": 50},
+    {"text": "delta", "token_count": 20},
+]
 PASSAGES = [("a", "one two"), ("b", "one two three four five"), ("c", "six")]
 UTF8_PASSAGES = [("a", "é"), ("b", "naïve café"), ("c", "日本語"), ("d", "🙂 ok")]
 
@@ -66,34 +70,72 @@ class Explorer:
 FIRST_COUNTER = next(iter(COUNTERS))
 EXPLORERS: dict[str, list[Explorer]] = {
     "00_start_here": [
-        Explorer("slider = widgets.IntSlider(", sliders=1, start=100, expected=describe_budget, key="ArrowLeft",
-                 figure=False, output=".widget-vbox > .widget-label"),
+        Explorer(
+            "slider = widgets.IntSlider(",
+            sliders=1,
+            start=100,
+            expected=describe_budget,
+            key="ArrowLeft",
+            figure=False,
+            output=".widget-vbox > .widget-label",
+        ),
     ],
     "01_assemble_context": [
-        Explorer("explore_chunks(example", sliders=1, start=100, key="ArrowLeft",
-                 expected=lambda v: chunks_view(CHUNKS, v).text),
+        Explorer(
+            "explore_chunks(example",
+            sliders=1,
+            start=100,
+            key="ArrowLeft",
+            expected=lambda v: chunks_view(CHUNKS, v).text,
+        ),
     ],
     "02_prompt_packer": [
-        Explorer("explore_prompt(", sliders=1, dropdowns=1, start=9, key="ArrowLeft",
-                 expected=lambda v: prompt_view("why", PASSAGES, v, FIRST_COUNTER).text),
+        Explorer(
+            "explore_prompt(",
+            sliders=1,
+            dropdowns=1,
+            start=9,
+            key="ArrowLeft",
+            expected=lambda v: prompt_view("why", PASSAGES, v, FIRST_COUNTER).text,
+        ),
     ],
     "03_utf8_packer": [
-        Explorer("explore_utf8(", sliders=2, start=40,
-                 expected=lambda v: utf8_view(UTF8_PASSAGES, v, 0).text),
+        Explorer("explore_utf8(", sliders=2, start=40, expected=lambda v: utf8_view(UTF8_PASSAGES, v, 0).text),
     ],
     "04_section_budget": [
-        Explorer("explore_plan(", sliders=6, start=500, key="ArrowLeft",
-                 expected=lambda v: plan_view(v, **STATED_SECTION_CHARS).text),
-        Explorer("explore_sections(", sliders=1, textareas=5, start=500, key="ArrowLeft",
-                 expected=lambda v: sections_view(v, **FIFO_EXAMPLE).text),
+        Explorer(
+            "explore_plan(",
+            sliders=6,
+            start=500,
+            key="ArrowLeft",
+            expected=lambda v: plan_view(v, **STATED_SECTION_CHARS).text,
+        ),
+        Explorer(
+            "explore_sections(",
+            sliders=1,
+            textareas=5,
+            start=500,
+            key="ArrowLeft",
+            expected=lambda v: sections_view(v, **FIFO_EXAMPLE).text,
+        ),
     ],
     "05_counting_units": [
-        Explorer('explore_counting("Japanese names", "chars/4", 3)', sliders=1, dropdowns=2, start=3,
-                 expected=lambda v: counting_view("Japanese names", "chars/4", v).text),
+        Explorer(
+            'explore_counting("Japanese names", "chars/4", 3)',
+            sliders=1,
+            dropdowns=2,
+            start=3,
+            expected=lambda v: counting_view("Japanese names", "chars/4", v).text,
+        ),
     ],
     "06_policies": [
-        Explorer("explore_policies(QUESTIONS[2], 1050)", sliders=1, dropdowns=1, start=1050,
-                 expected=lambda v: policies_view(QUESTIONS[2], v).text),
+        Explorer(
+            "explore_policies(QUESTIONS[2], 1050)",
+            sliders=1,
+            dropdowns=1,
+            start=1050,
+            expected=lambda v: policies_view(QUESTIONS[2], v).text,
+        ),
     ],
 }
 
@@ -117,11 +159,15 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, sc
         assert state.prompt.strip("[]:").isdigit(), f"{where}\nwas not run (prompt {state.prompt!r})"
         if "raises-exception" in cell.metadata.get("tags", []):
             saved_error = next(out for out in cell.outputs if out.output_type == "error")
-            assert saved_error.ename in state.stderr, f"{where}\nshould raise {saved_error.ename}, shows {state.stderr!r}"
+            assert saved_error.ename in state.stderr, (
+                f"{where}\nshould raise {saved_error.ename}, shows {state.stderr!r}"
+            )
         else:
             assert not state.stderr, f"{where}\nshows an error or warning:\n{state.stderr}"
         saved_figures = sum("image/png" in out.get("data", {}) for out in cell.outputs)
-        assert state.images == saved_figures, f"{where}\nrendered {state.images} figures, the saved run has {saved_figures}"
+        assert state.images == saved_figures, (
+            f"{where}\nrendered {state.images} figures, the saved run has {saved_figures}"
+        )
 
     for number, explorer in enumerate(EXPLORERS[lesson], start=1):
         cell = notebook.cell(notebook.code_cell_index(explorer.cell))
@@ -139,8 +185,10 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, sc
         wait_for_text(readout, str(value))
         wait_for_text(text, explorer.expected(value))
         if explorer.figure:  # the explorer prints its text first, then displays the new figure
-            wait_until(lambda: figure.count() == 1 and figure.get_attribute("src") != before,
-                       "the figure was not redrawn for the new value")
+            wait_until(
+                lambda: figure.count() == 1 and figure.get_attribute("src") != before,
+                "the figure was not redrawn for the new value",
+            )
             assert figure.evaluate("img => img.complete && img.naturalWidth > 0"), "the new figure did not load"
         notebook.screenshot(cell, screenshots / f"{lesson}-explorer-{number}.png")
 
@@ -148,12 +196,18 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, sc
 def check_controls(cell, explorer: Explorer) -> None:
     """The explorer's widgets are on the page (not their text fallback), with its output under them. Widgets
     render a moment after the cell's output arrives, so each count is awaited."""
-    wanted = {".widget-slider": explorer.sliders, ".widget-dropdown": explorer.dropdowns,
-              ".widget-textarea": explorer.textareas, explorer.output: 1,
-              ".widget-output img": 1 if explorer.figure else 0}
+    wanted = {
+        ".widget-slider": explorer.sliders,
+        ".widget-dropdown": explorer.dropdowns,
+        ".widget-textarea": explorer.textareas,
+        explorer.output: 1,
+        ".widget-output img": 1 if explorer.figure else 0,
+    }
     for selector, count in wanted.items():
-        wait_until(lambda: cell.locator(selector).count() == count,
-                   f"{explorer.cell}: the page does not show {count} of {selector}")
+        wait_until(
+            lambda: cell.locator(selector).count() == count,
+            f"{explorer.cell}: the page does not show {count} of {selector}",
+        )
 
 
 def wait_for_text(locator, expected: str, seconds: float = 30) -> None:
@@ -163,4 +217,3 @@ def wait_for_text(locator, expected: str, seconds: float = 30) -> None:
     while (shown := locator.text_content().rstrip("\n")) != expected and time.monotonic() < deadline:
         time.sleep(0.2)
     assert shown == expected
-

@@ -18,8 +18,9 @@ def test_the_server_serves_the_repository_root(lab):
 def test_the_shipped_settings_turn_the_news_off_and_keep_every_cell_in_the_page(lab):
     def defaults(plugin: str) -> dict:
         """The plugin's defaults as this lab serves them: the schema's, with the shipped overrides applied."""
-        request = urllib.request.Request(f"http://127.0.0.1:{lab.port}/lab/api/settings/{plugin}",
-                                         headers={"Authorization": f"token {lab.token}"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{lab.port}/lab/api/settings/{plugin}", headers={"Authorization": f"token {lab.token}"}
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             properties = json.loads(answer.read())["schema"]["properties"]
         return {name: spec.get("default") for name, spec in properties.items()}
@@ -31,8 +32,11 @@ def test_the_shipped_settings_turn_the_news_off_and_keep_every_cell_in_the_page(
 
 def test_the_opened_page_shows_lesson_00_the_whole_repository_and_no_news(page, lab, screenshots):
     url = lab.browser_open_url()
-    assert re.fullmatch(rf"http://127\.0\.0\.1:{lab.port}/lab/tree/notebooks/00_start_here\.ipynb\?token=\w+"
-                        r"&file-browser-path=/", url), url
+    assert re.fullmatch(
+        rf"http://127\.0\.0\.1:{lab.port}/lab/tree/notebooks/00_start_here\.ipynb\?token=\w+"
+        r"&file-browser-path=/",
+        url,
+    ), url
     page.goto(url)
     lesson = NotebookPage.attach(page, lab, "notebooks/00_start_here.ipynb")
     listing = page.locator(".jp-FileBrowser .jp-DirListing-itemName")

@@ -52,16 +52,22 @@ AFTER = 2  # seconds a detached child waits, once its kernel is gone, before it 
 def detached_child(marker: Path, how: str) -> nbformat.NotebookNode:
     """The solution, plus a last cell that leaves a process behind: it waits for its kernel to end, then
     writes `marker` (so it proves it outlived the kernel however slow the machine)."""
-    wait = ("import os, sys, time\nkernel = int(sys.argv[1])\n{detach}"
-            "while True:\n    try:\n        os.kill(kernel, 0)\n    except ProcessLookupError:\n        break\n"
-            f"    time.sleep(0.2)\ntime.sleep({AFTER})\nopen({str(marker)!r}, 'w').write('I outlived the grader')\n")
+    wait = (
+        "import os, sys, time\nkernel = int(sys.argv[1])\n{detach}"
+        "while True:\n    try:\n        os.kill(kernel, 0)\n    except ProcessLookupError:\n        break\n"
+        f"    time.sleep(0.2)\ntime.sleep({AFTER})\nopen({str(marker)!r}, 'w').write('I outlived the grader')\n"
+    )
     if how == "new session":
-        code = (f"import os, subprocess, sys\nsubprocess.Popen([sys.executable, '-c', {wait.format(detach='')!r}, "
-                "str(os.getpid())], start_new_session=True)")
+        code = (
+            f"import os, subprocess, sys\nsubprocess.Popen([sys.executable, '-c', {wait.format(detach='')!r}, "
+            "str(os.getpid())], start_new_session=True)"
+        )
     else:  # a double fork with an empty environment: no parent, no group, no marks of its origin
         child = wait.format(detach="if os.fork():\n    os._exit(0)\nos.setsid()\n")
-        code = (f"import os, subprocess, sys\nsubprocess.Popen([sys.executable, '-c', {child!r}, str(os.getpid())], "
-                "env={})")
+        code = (
+            f"import os, subprocess, sys\nsubprocess.Popen([sys.executable, '-c', {child!r}, str(os.getpid())], "
+            "env={})"
+        )
     notebook = solution()
     notebook.cells.append(nbformat.v4.new_code_cell(code))
     return notebook
@@ -78,7 +84,13 @@ def gradebook(tmp_path_factory):
     for number, (qid, _, function) in enumerate(LESSON_01_MUTANTS):
         path = folder / f"mutant{number:02d}-{qid}.ipynb"
         path.write_text(nbformat.writes(mutant_notebook(qid, function)))
-    for lesson in ("01_assemble_context", "02_prompt_packer", "03_utf8_packer", "04_section_budget", "05_counting_units"):
+    for lesson in (
+        "01_assemble_context",
+        "02_prompt_packer",
+        "03_utf8_packer",
+        "04_section_budget",
+        "05_counting_units",
+    ):
         (folder / f"solution-{lesson}.ipynb").write_bytes((ROOT / "solutions" / f"{lesson}.ipynb").read_bytes())
         (folder / f"exercise-{lesson}.ipynb").write_bytes((ROOT / "exercises" / f"{lesson}.ipynb").read_bytes())
     for how, name in (("new session", "detaches"), ("double fork", "double-forks")):
@@ -89,8 +101,23 @@ def gradebook(tmp_path_factory):
     (folder / "zzz-vandal.ipynb").write_text(nbformat.writes(vandal))
     before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
     out = tmp_path_factory.mktemp("grades")
-    run = subprocess.run([sys.executable, "-m", "packer.grading", str(folder), "--out", str(out), "--jobs", "2",
-                          "--timeout", str(TIMEOUT)], capture_output=True, text=True, timeout=900)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "packer.grading",
+            str(folder),
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+            "--timeout",
+            str(TIMEOUT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     finished = time.monotonic()
     assert run.returncode == 0, run.stderr
     data = json.loads((out / "grades.json").read_text())
@@ -136,7 +163,9 @@ def test_a_runaway_cell_is_stopped_and_named_and_the_rest_still_counts(gradebook
 def test_a_cell_that_ignores_the_interrupt_is_cut_off_and_the_answers_before_it_still_count(gradebook):
     rows, *_ = gradebook
     row = rows["unstoppable.ipynb"]
-    assert any("ran past" in note and "(q1.3)" in note and "which starts `while True:`" in note for note in row["notes"])
+    assert any(
+        "ran past" in note and "(q1.3)" in note and "which starts `while True:`" in note for note in row["notes"]
+    )
     status = {t["qid"]: t["status"] for t in row["tests"]}
     assert status["q1.1"] == status["q1.2"] == "passed"  # defined above the cell: re-run in a fresh kernel
     assert status["q1.3"] == "not graded"  # defined below it: grading never got there, and the row says so
@@ -221,12 +250,15 @@ def test_huge_output_is_cut_and_the_grade_kept(gradebook):
     assert row["score"] == row["max_score"] and any("the rest was dropped" in n for n in row["notes"])
 
 
-@pytest.mark.parametrize("kind, flag", [
-    ("redefines-check", "redefined check"),
-    ("patches-packer", "replaced packer.checking.run_check"),
-    ("patches-packer", "replaced packer.assemble_context"),
-    ("fake-results", "names the grader's files"),
-])
+@pytest.mark.parametrize(
+    "kind, flag",
+    [
+        ("redefines-check", "redefined check"),
+        ("patches-packer", "replaced packer.checking.run_check"),
+        ("patches-packer", "replaced packer.assemble_context"),
+        ("fake-results", "names the grader's files"),
+    ],
+)
 def test_tampering_is_flagged_and_graded_with_the_graders_own_checks(gradebook, kind, flag):
     rows, *_ = gradebook
     row = rows[f"{kind}.ipynb"]
@@ -292,6 +324,7 @@ def test_a_crash_while_writing_leaves_the_previous_gradebook_whole(tmp_path, mon
 
     def crash(_outcome):
         raise OSError("disk full")
+
     monkeypatch.setattr("packer.grading.reports.to_markdown", crash)
     with pytest.raises(OSError):
         grade.write_gradebook(Gradebook({"a.ipynb": outcome}), grade.Options(), out, None)

@@ -54,8 +54,7 @@ def write(path: Path, text: str) -> None:
 
 
 def grade_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "packer.grading", *args], capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run([sys.executable, "-m", "packer.grading", *args], capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -73,9 +72,13 @@ def messy(tmp_path_factory):
     write(canvas / "kimsu_12349_67894_homework.ipynb", lost_its_metadata())
     write(canvas / "._smithjane_LATE_12345_67890_01_assemble_context.IPYNB", "\x00\x05\x16\x07")
     write(canvas / "syllabus.pdf", "%PDF-1.4")
-    write(downloads / "moodle" / "张伟_1_assignsubmission_file_" / "01_assemble_context.ipynb", notebook_text("correct"))
-    write(downloads / "moodle" / "李娜_2_assignsubmission_file_" / "01_assemble_context.ipynb",
-          nbformat.writes(exercise()))
+    write(
+        downloads / "moodle" / "张伟_1_assignsubmission_file_" / "01_assemble_context.ipynb", notebook_text("correct")
+    )
+    write(
+        downloads / "moodle" / "李娜_2_assignsubmission_file_" / "01_assemble_context.ipynb",
+        nbformat.writes(exercise()),
+    )
     write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "01_assemble_context.ipynb", notebook_text("correct"))
     write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "timestamp.txt", "2026-11-01 10:00:00")
     out = base / "grades"
@@ -92,7 +95,8 @@ def row_of(rows: dict, learner: str) -> dict:
 def test_every_learner_of_every_layout_gets_one_row_and_nothing_else_does(messy):
     rows, _, _, run = messy
     assert sorted(r["learner"] for r in rows.values()) == sorted(
-        ["smithjane", "doejohn", "leemin", "wangwei", "kimsu", "张伟", "李娜", "s001"])
+        ["smithjane", "doejohn", "leemin", "wangwei", "kimsu", "张伟", "李娜", "s001"]
+    )
     assert "skipped downloads/canvas/syllabus.pdf: not a notebook" in run.stderr
     assert "MACOSX" not in run.stderr and "._smithjane" not in run.stderr and "timestamp.txt" not in run.stderr
 
@@ -102,7 +106,10 @@ def test_the_csv_names_the_learner_and_flags_late_work(messy):
     table = {r["learner"]: r for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
     assert table["smithjane"]["late"] == "late" and table["doejohn"]["late"] == ""
     assert table["smithjane"]["submission"] == "downloads/canvas/smithjane_LATE_12345_67890_01_assemble_context.IPYNB"
-    assert table["doejohn"]["submission"] == "downloads/canvas/doejohn_12346_67891_lesson.zip/lesson/01_assemble_context.ipynb"
+    assert (
+        table["doejohn"]["submission"]
+        == "downloads/canvas/doejohn_12346_67891_lesson.zip/lesson/01_assemble_context.ipynb"
+    )
     assert (table["张伟"]["total"], table["s001"]["total"], table["smithjane"]["total"]) == ("10", "10", "10")
 
 
@@ -231,14 +238,18 @@ def test_a_folder_that_is_not_our_gradebook_is_refused_untouched(capsys, tmp_pat
 
 
 def test_out_inside_the_submissions_folder_is_refused(capsys, tmp_path, ours):
-    assert "inside the submissions folder" in refused(capsys, str(tmp_path / "class"), "--out",
-                                                      str(tmp_path / "class" / "grades"))
+    assert "inside the submissions folder" in refused(
+        capsys, str(tmp_path / "class"), "--out", str(tmp_path / "class" / "grades")
+    )
 
 
 def test_unknown_question_ids_and_lessons_are_refused(capsys, tmp_path, ours):
-    assert "unknown question id q1.9" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"),
-                                                 "--questions", "q1.1", "q1.9")
-    assert "unknown question id q2.1" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"),
-                                                 "--lesson", "01", "--questions", "q2.1")
-    assert "unknown lesson '07'" in refused(capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"),
-                                            "--lesson", "07")
+    assert "unknown question id q1.9" in refused(
+        capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"), "--questions", "q1.1", "q1.9"
+    )
+    assert "unknown question id q2.1" in refused(
+        capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"), "--lesson", "01", "--questions", "q2.1"
+    )
+    assert "unknown lesson '07'" in refused(
+        capsys, str(tmp_path / "class"), "--out", str(tmp_path / "o"), "--lesson", "07"
+    )

@@ -43,9 +43,25 @@ def test_one_ctrl_c_stops_everything_cleans_up_and_leaves_the_gradebook_as_it_wa
     (book / "grades.csv").write_text("submission,status\nprevious,graded\n")
     before = {p.name: p.read_bytes() for p in book.iterdir()}
     env = {**os.environ, "TMPDIR": str(scratch), "JUPYTER_RUNTIME_DIR": str(runtime)}
-    grader = subprocess.Popen([sys.executable, "-m", "packer.grading", str(tmp_path / "class"), "--out", str(book),
-                               "--jobs", "2", "--timeout", "60"], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, start_new_session=True)
+    grader = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "packer.grading",
+            str(tmp_path / "class"),
+            "--out",
+            str(book),
+            "--jobs",
+            "2",
+            "--timeout",
+            "60",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while len([p for p in processes_mentioning(str(scratch)) if "ipykernel" in " ".join(p.cmdline())]) < 2:

@@ -42,8 +42,10 @@ def graded(tmp_path_factory):
     for index in range(1, SHARDS + 1):
         random.Random(index).shuffle(files)  # each shard is handed the files in another order
         out = base / f"shard-{index}"
-        assert grade.main([*files, "--out", str(out), "--jobs", "2", "--timeout", "20",
-                           "--shard", f"{index}/{SHARDS}"]) == 0
+        assert (
+            grade.main([*files, "--out", str(out), "--jobs", "2", "--timeout", "20", "--shard", f"{index}/{SHARDS}"])
+            == 0
+        )
         shards.append(out)
     return folder, whole, shards
 
@@ -135,14 +137,16 @@ def test_a_merge_refuses_missing_duplicate_or_mismatched_shards_and_writes_nothi
     def lost_row(data):
         data["submissions"].pop()
 
-    cases = [((one, two), "missing shard 3 of 3"),
-             ((one, two, two, three), "shard 2/3 given twice"),
-             ((one, two, edited(three, tmp_path, slower)), "cell_timeout"),
-             ((one, edited(two, tmp_path, other_checks), three), "checks_version"),
-             ((one, two, edited(three, tmp_path, stray_row)), f"{stray} does not belong to shard 3/3"),
-             ((edited(one, tmp_path, lost_row), two, three), f"the class they saw had {len(CLASS)} submissions"),
-             ((one, two, whole), "not a shard"),
-             ((one, two, folder), "not a gradebook")]
+    cases = [
+        ((one, two), "missing shard 3 of 3"),
+        ((one, two, two, three), "shard 2/3 given twice"),
+        ((one, two, edited(three, tmp_path, slower)), "cell_timeout"),
+        ((one, edited(two, tmp_path, other_checks), three), "checks_version"),
+        ((one, two, edited(three, tmp_path, stray_row)), f"{stray} does not belong to shard 3/3"),
+        ((edited(one, tmp_path, lost_row), two, three), f"the class they saw had {len(CLASS)} submissions"),
+        ((one, two, whole), "not a shard"),
+        ((one, two, folder), "not a gradebook"),
+    ]
     for given, why in cases:
         assert merge_into(out, *given) == 2, why
         assert why in capsys.readouterr().err
@@ -186,16 +190,28 @@ def test_a_merge_completes_unrunnable_rows_as_the_whole_class_would(tmp_path):
     from packer.grading.shards import class_digest
 
     def result(qid: str, name: str) -> dict:
-        return {"qid": qid, "name": name, "status": PASSED, "points": 2, "max_points": 2, "detail": "",
-                "counterexample": None, "expected": None, "actual": None, "tried": 5}
+        return {
+            "qid": qid,
+            "name": name,
+            "status": PASSED,
+            "points": 2,
+            "max_points": 2,
+            "detail": "",
+            "counterexample": None,
+            "expected": None,
+            "actual": None,
+            "tried": 5,
+        }
 
     def named(shard: int, stem: str) -> str:
         return next(f"c/{stem}{i}.ipynb" for i in range(99) if shard_of(f"c/{stem}{i}.ipynb", 2) == shard)
 
     def rows() -> list[Outcome]:
-        return [Outcome(named(1, "one"), "", "1", "01_assemble_context", "graded", [result("q1.1", "assemble_context")]),
-                Outcome(named(1, "broken"), "", "2", "", "unreadable"),
-                Outcome(named(2, "two"), "", "3", "02_prompt_packer", "graded", [result("q2.1", "pack_prompt")])]
+        return [
+            Outcome(named(1, "one"), "", "1", "01_assemble_context", "graded", [result("q1.1", "assemble_context")]),
+            Outcome(named(1, "broken"), "", "2", "", "unreadable"),
+            Outcome(named(2, "two"), "", "3", "02_prompt_packer", "graded", [result("q2.1", "pack_prompt")]),
+        ]
 
     options, version, names = grade.Options(), checks_version(), [o.name for o in rows()]
     everyone = rows()
@@ -205,15 +221,23 @@ def test_a_merge_completes_unrunnable_rows_as_the_whole_class_would(tmp_path):
         share = [o for o in rows() if shard_of(o.name, 2) == index]
         completed = grade.complete_rows(share, options, version)
         assert bool(completed) == (index == 1)  # the shard's guess: lesson 01 for the unreadable file
-        shard = {"index": index, "count": 2, "class_submissions": 3, "class_digest": class_digest(names, []),
-                 "completed": completed}
-        write_gradebook(Gradebook({o.name: o for o in share}, tmp_path, 1, shard=shard), options,
-                        tmp_path / f"shard{index}", None)
+        shard = {
+            "index": index,
+            "count": 2,
+            "class_submissions": 3,
+            "class_digest": class_digest(names, []),
+            "completed": completed,
+        }
+        write_gradebook(
+            Gradebook({o.name: o for o in share}, tmp_path, 1, shard=shard), options, tmp_path / f"shard{index}", None
+        )
     assert merge_into(tmp_path / "merged", tmp_path / "shard1", tmp_path / "shard2") == 0
     assert tree(tmp_path / "merged") == tree(tmp_path / "whole")
+
     def broken_tests(book: str) -> list:
         data = json.loads((tmp_path / book / "grades.json").read_text())
         return next(row["tests"] for row in data["submissions"] if row["status"] == "unreadable")
+
     assert broken_tests("shard1") and not broken_tests("merged")
 
 

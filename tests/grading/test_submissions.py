@@ -85,17 +85,20 @@ def test_rows_start_from_the_folder_given_so_one_learner_alone_keeps_their_name(
     assert [(s.name, s.learner) for s in single.values()] == [("alice/ex.ipynb", "alice")]
 
 
-@pytest.mark.parametrize("name, learner, late", [
-    ("course/submitted/s1234/ps1/01_assemble_context.ipynb", "s1234", False),  # nbgrader
-    ("course/autograded/s1234/ps1/01_assemble_context.ipynb", "s1234", False),
-    ("canvas/smithjane_12345_67890_01_assemble_context.ipynb", "smithjane", False),  # Canvas
-    ("canvas/smithjane_LATE_12345_67891_01_assemble_context-1.ipynb", "smithjane", True),
-    ("canvas/doejohn_late_12346_67892_lesson.zip/lesson.ipynb", "doejohn", True),
-    ("moodle/Jane Smith_12345_assignsubmission_file_/lesson01.ipynb", "Jane Smith", False),  # Moodle
-    ("moodle/Jane Smith_12345_assignsubmission_file_/sub/lesson01.ipynb", "Jane Smith", False),
-    ("class/alice/ex.ipynb", "alice", False),  # a folder per learner
-    ("class/bob.ipynb", "bob", False),  # a flat folder: the file names the learner
-])
+@pytest.mark.parametrize(
+    "name, learner, late",
+    [
+        ("course/submitted/s1234/ps1/01_assemble_context.ipynb", "s1234", False),  # nbgrader
+        ("course/autograded/s1234/ps1/01_assemble_context.ipynb", "s1234", False),
+        ("canvas/smithjane_12345_67890_01_assemble_context.ipynb", "smithjane", False),  # Canvas
+        ("canvas/smithjane_LATE_12345_67891_01_assemble_context-1.ipynb", "smithjane", True),
+        ("canvas/doejohn_late_12346_67892_lesson.zip/lesson.ipynb", "doejohn", True),
+        ("moodle/Jane Smith_12345_assignsubmission_file_/lesson01.ipynb", "Jane Smith", False),  # Moodle
+        ("moodle/Jane Smith_12345_assignsubmission_file_/sub/lesson01.ipynb", "Jane Smith", False),
+        ("class/alice/ex.ipynb", "alice", False),  # a folder per learner
+        ("class/bob.ipynb", "bob", False),  # a flat folder: the file names the learner
+    ],
+)
 def test_the_learner_comes_from_the_course_tools_layout(name, learner, late):
     assert learner_of(name, top=1) == (learner, late)
 

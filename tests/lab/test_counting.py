@@ -21,15 +21,30 @@ from packer.lab.measure import (
 )
 from packer.lab.widgets import counting_view, explore_counting
 
-pytest.importorskip("bpe_openai", reason="bpe-openai (the real tokenizer's vocabulary) is not installed: run `make venv`")
+pytest.importorskip(
+    "bpe_openai", reason="bpe-openai (the real tokenizer's vocabulary) is not installed: run `make venv`"
+)
 
 NAMES = [s.name for s in corpus.samples()]
 
 
 def test_every_sample_is_real_text_from_a_named_installed_source():
-    assert NAMES == ["English prose", "Python code", "English UI messages", "Chinese UI messages", "Japanese names",
-                     "Korean names", "Hindi names", "Thai names", "Russian names", "Arabic names", "English names",
-                     "base64", "hex", "numeric CSV"]
+    assert NAMES == [
+        "English prose",
+        "Python code",
+        "English UI messages",
+        "Chinese UI messages",
+        "Japanese names",
+        "Korean names",
+        "Hindi names",
+        "Thai names",
+        "Russian names",
+        "Arabic names",
+        "English names",
+        "base64",
+        "hex",
+        "numeric CSV",
+    ]
     assert sorted(PUBLISHED) == sorted(NAMES)
     for s in corpus.samples():
         assert 60 <= len(s.passages) <= corpus.PER_SAMPLE, s.name
@@ -52,8 +67,10 @@ def test_the_scripts_are_what_the_names_say():
     assert any("\u0900" <= ch <= "\u097f" for p in corpus.sample("Hindi names").passages for ch in p)
     assert any("\u0e00" <= ch <= "\u0e7f" for p in corpus.sample("Thai names").passages for ch in p)
     assert any("\u4e00" <= ch <= "\u9fff" for p in corpus.sample("Chinese UI messages").passages for ch in p)
-    assert all(set(p) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n")
-               for p in corpus.sample("base64").passages)
+    assert all(
+        set(p) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n")
+        for p in corpus.sample("base64").passages
+    )
 
 
 def test_the_ui_samples_are_a_parallel_pair():
@@ -117,8 +134,12 @@ def test_headroom_on_a_small_hand_made_case():
     from packer.lab.corpus import Sample
     from packer.lab.measure import Measured
 
-    fake = Measured(Sample("x", "prose", "Latin", "here", ("a", "b", "c", "d")), "cl100k_base",
-                    {"chars/4": (10, 10, 10, 10)}, (9, 11, 12, 20))
+    fake = Measured(
+        Sample("x", "prose", "Latin", "here", ("a", "b", "c", "d")),
+        "cl100k_base",
+        {"chars/4": (10, 10, 10, 10)},
+        (9, 11, 12, 20),
+    )
     assert [headroom_needed(fake, p) for p in (25, 50, 75, 100)] == [-10, 10, 20, 100]
 
 
@@ -142,9 +163,13 @@ def test_the_units_table_has_a_row_per_sample():
 
 def test_the_figures_draw():
     measured = [measure(corpus.sample(n)) for n in ("English prose", "Thai names", "base64")]
-    for figure in (plot_ratios(measured), plot_headroom(measured), plot_bytes_bound(measured),
-                   plot_errors(measured[0], "chars/4", 2),
-                   plot_splits([("English prose", whitespace_splits(measured[0].sample.passages[0], bpe("cl100k_base")))])):
+    for figure in (
+        plot_ratios(measured),
+        plot_headroom(measured),
+        plot_bytes_bound(measured),
+        plot_errors(measured[0], "chars/4", 2),
+        plot_splits([("English prose", whitespace_splits(measured[0].sample.passages[0], bpe("cl100k_base")))]),
+    ):
         assert isinstance(figure, Figure) and figure.axes
 
 
@@ -152,17 +177,22 @@ def test_counting_view_reports_the_error_of_the_chosen_unit():
     view = counting_view("English prose", "chars/4", 0)
     m = measure(corpus.sample("English prose"))
     estimate, tokens = m.counts["chars/4"][0], m.tokens[0]
-    assert view.text.splitlines()[-1] == (f"chars/4 says {estimate} for {tokens} real tokens: error "
-                                          f"{estimate - tokens:+d} ({(estimate - tokens) / tokens:+.0%})")
+    assert view.text.splitlines()[-1] == (
+        f"chars/4 says {estimate} for {tokens} real tokens: error "
+        f"{estimate - tokens:+d} ({(estimate - tokens) / tokens:+.0%})"
+    )
     assert isinstance(view.figure, Figure)
 
 
-@pytest.mark.parametrize("sample, unit, index, message", [
-    ("Klingon", "chars/4", 0, "name: unknown sample"),
-    ("hex", "tokens", 0, "unit: expected one of"),
-    ("hex", "chars/4", 100, "index: expected 0 to 99"),
-    ("hex", "chars/4", True, "index: expected 0 to 99"),
-])
+@pytest.mark.parametrize(
+    "sample, unit, index, message",
+    [
+        ("Klingon", "chars/4", 0, "name: unknown sample"),
+        ("hex", "tokens", 0, "unit: expected one of"),
+        ("hex", "chars/4", 100, "index: expected 0 to 99"),
+        ("hex", "chars/4", True, "index: expected 0 to 99"),
+    ],
+)
 def test_counting_view_turns_bad_values_into_a_readable_line(sample, unit, index, message):
     view = counting_view(sample, unit, index)
     assert view.text.startswith(f"ValueError: {message}") and view.figure is None

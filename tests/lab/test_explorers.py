@@ -22,20 +22,29 @@ from packer.lab.widgets import (
     utf8_view,
 )
 
-EXAMPLE = [{"text": "alpha", "token_count": 40}, {"text": "bravo", "token_count": 30},
-           {"text": "charlie", "token_count": 50}, {"text": "delta", "token_count": 20}]
+EXAMPLE = [
+    {"text": "alpha", "token_count": 40},
+    {"text": "bravo", "token_count": 30},
+    {"text": "charlie", "token_count": 50},
+    {"text": "delta", "token_count": 20},
+]
 PASSAGES = [("a", "one two"), ("b", "one two three four five"), ("c", "six")]
 WORDS = "whitespace words (fixture, not tokens)"
 
 texts = st.text(alphabet="ab é日🙂", max_size=12)
-passage_lists = st.lists(st.tuples(st.text(alphabet="xyz", min_size=1, max_size=3), texts),
-                         max_size=6, unique_by=lambda p: p[0])
+passage_lists = st.lists(
+    st.tuples(st.text(alphabet="xyz", min_size=1, max_size=3), texts), max_size=6, unique_by=lambda p: p[0]
+)
 
 
 def test_chunk_trace_walks_the_seed_example():
     trace = trace_chunks(EXAMPLE, 100)
     assert [(s.label, s.before, s.cost, s.kept) for s in trace.steps] == [
-        ("alpha", 0, 40, True), ("bravo", 40, 30, True), ("charlie", 70, 50, False), ("delta", 70, 20, True)]
+        ("alpha", 0, 40, True),
+        ("bravo", 40, 30, True),
+        ("charlie", 70, 50, False),
+        ("delta", 70, 20, True),
+    ]
     assert (trace.used, trace.kept, trace.skipped) == (90, ["alpha", "bravo", "delta"], ["charlie"])
 
 
@@ -90,12 +99,16 @@ def test_format_trace_reads_as_a_table():
     ]
 
 
-@pytest.mark.parametrize("figure", [
-    lambda: plot_trace(trace_chunks(EXAMPLE, 100)),
-    lambda: plot_trace(trace_utf8([("a", "é"), ("b", "x" * 40)], 30, 2)),
-    lambda: plot_plan(packer.plan_budget(STATED_SECTION_CHARS)),
-    lambda: plot_check(packer.check_sections(FIFO_EXAMPLE), FIFO_EXAMPLE),
-], ids=["trace", "trace-with-framing", "plan", "check"])
+@pytest.mark.parametrize(
+    "figure",
+    [
+        lambda: plot_trace(trace_chunks(EXAMPLE, 100)),
+        lambda: plot_trace(trace_utf8([("a", "é"), ("b", "x" * 40)], 30, 2)),
+        lambda: plot_plan(packer.plan_budget(STATED_SECTION_CHARS)),
+        lambda: plot_check(packer.check_sections(FIFO_EXAMPLE), FIFO_EXAMPLE),
+    ],
+    ids=["trace", "trace-with-framing", "plan", "check"],
+)
 def test_figures_draw_the_limit_and_a_legend(figure):
     fig = figure()
     assert isinstance(fig, Figure)
@@ -118,13 +131,17 @@ def test_views_turn_bad_values_into_a_message_not_a_crash():
     assert prompt_view("why", PASSAGES, 3, WORDS).text.startswith("ValueError: limit")
 
 
-@pytest.mark.parametrize("make, control, value, expected", [
-    (lambda: explore_chunks(EXAMPLE), "max_tokens", 70, "kept ['alpha', 'bravo'], skipped ['charlie', 'delta']"),
-    (lambda: explore_prompt("why", PASSAGES), "limit", 13, "kept ['a', 'b'], skipped ['c']"),
-    (lambda: explore_utf8([("a", "é")], 16), "limit", 15, "kept [], skipped ['a']"),
-    (lambda: explore_plan(STATED_SECTION_CHARS), "context", 900, "headroom -5 tokens"),
-    (lambda: explore_sections(FIFO_EXAMPLE), "format", "free text", "FAIL: parseable marker absent"),
-], ids=["chunks", "prompt", "utf8", "plan", "sections"])
+@pytest.mark.parametrize(
+    "make, control, value, expected",
+    [
+        (lambda: explore_chunks(EXAMPLE), "max_tokens", 70, "kept ['alpha', 'bravo'], skipped ['charlie', 'delta']"),
+        (lambda: explore_prompt("why", PASSAGES), "limit", 13, "kept ['a', 'b'], skipped ['c']"),
+        (lambda: explore_utf8([("a", "é")], 16), "limit", 15, "kept [], skipped ['a']"),
+        (lambda: explore_plan(STATED_SECTION_CHARS), "context", 900, "headroom -5 tokens"),
+        (lambda: explore_sections(FIFO_EXAMPLE), "format", "free text", "FAIL: parseable marker absent"),
+    ],
+    ids=["chunks", "prompt", "utf8", "plan", "sections"],
+)
 def test_moving_a_control_re_renders(make, control, value, expected, capsys):
     explorer = make()
     assert expected not in explorer.last.text
@@ -142,6 +159,7 @@ def test_counter_menu_switches_the_measure(capsys):
 
 def test_the_explorer_shows_its_figure_as_one_png(capsys):
     from packer.lab.widgets import png_bytes
+
     explorer = explore_chunks(EXAMPLE)
     assert png_bytes(explorer.last.figure).startswith(b"\x89PNG")
 
@@ -184,5 +202,7 @@ def test_the_check_figure_points_at_the_framing_at_the_default_budget():
 
 def test_the_sections_view_shows_the_sum_beside_the_assembled_estimate():
     lines = sections_view(500, **FIFO_EXAMPLE).text.splitlines()
-    assert lines[1:] == ["estimate of the assembled prompt: 88 tokens, headroom 412",
-                         "sum of the section estimates:     77 tokens (tags and separators add 11)"]
+    assert lines[1:] == [
+        "estimate of the assembled prompt: 88 tokens, headroom 412",
+        "sum of the section estimates:     77 tokens (tags and separators add 11)",
+    ]

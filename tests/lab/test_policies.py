@@ -29,7 +29,9 @@ from packer.lab.policy_plots import plot_choices, plot_sweep
 from packer.lab.retrieval import QUESTIONS, Hit, bm25_scores, collection, rank, words
 from packer.lab.widgets import explore_policies, policies_view
 
-pytest.importorskip("bpe_openai", reason="bpe-openai (the real tokenizer's vocabulary) is not installed: run `make venv`")
+pytest.importorskip(
+    "bpe_openai", reason="bpe-openai (the real tokenizer's vocabulary) is not installed: run `make venv`"
+)
 
 COUNT = bpe("cl100k_base")
 CHINESE = QUESTIONS[-1]
@@ -94,8 +96,12 @@ def test_knapsack_01_finds_the_best_subset_that_fits(items, capacity):
     costs, values = [c for c, _ in items], [v for _, v in items]
     picked = knapsack_01(costs, values, capacity)
     assert picked == sorted(set(picked)) and sum(costs[i] for i in picked) <= capacity
-    best = max(sum(values[i] for i in subset) for r in range(len(items) + 1)
-               for subset in itertools.combinations(range(len(items)), r) if sum(costs[i] for i in subset) <= capacity)
+    best = max(
+        sum(values[i] for i in subset)
+        for r in range(len(items) + 1)
+        for subset in itertools.combinations(range(len(items)), r)
+        if sum(costs[i] for i in subset) <= capacity
+    )
     assert sum(values[i] for i in picked) == best
 
 
@@ -103,11 +109,17 @@ def test_knapsack_01_beats_greedy_where_one_big_item_blocks_two():
     assert knapsack_01([6, 5, 5], [10, 9, 9], 10) == [1, 2]
 
 
-@pytest.mark.parametrize("args, message", [
-    (([1], [1], -1), "^capacity must be"), (([1, 2], [1], 3), "^costs and values: 2 costs for 1 values"),
-    (([1.5], [1], 3), r"^costs\[0\] must be"), (([1, True], [1, 1], 3), r"^costs\[1\] must be"),
-    (([1], [-1], 3), r"^values\[0\] must be a non-negative number"), (([1], ["x"], 3), r"^values\[0\]"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (([1], [1], -1), "^capacity must be"),
+        (([1, 2], [1], 3), "^costs and values: 2 costs for 1 values"),
+        (([1.5], [1], 3), r"^costs\[0\] must be"),
+        (([1, True], [1, 1], 3), r"^costs\[1\] must be"),
+        (([1], [-1], 3), r"^values\[0\] must be a non-negative number"),
+        (([1], ["x"], 3), r"^values\[0\]"),
+    ],
+)
 def test_knapsack_01_refuses_bad_input_naming_it(args, message):
     with pytest.raises(ValueError, match=message):
         knapsack_01(*args)
@@ -119,9 +131,11 @@ def test_every_policy_on_every_question_against_the_spec(runs, limit):
     for question, hits in runs.items():
         first, skip, best, cutoff = compare(question, hits, limit, COUNT)
         for outcome in (first, skip, best, cutoff):
-            assert outcome.tokens == COUNT(render_prompt(question, [(h.key, h.text) for h in hits if h.key in outcome.chosen]))
+            assert outcome.tokens == COUNT(
+                render_prompt(question, [(h.key, h.text) for h in hits if h.key in outcome.chosen])
+            )
             assert not outcome.over, (question, outcome)
-        assert first.in_rank_order and first.chosen == tuple(h.key for h in hits[:len(first.chosen)])
+        assert first.in_rank_order and first.chosen == tuple(h.key for h in hits[: len(first.chosen)])
         chosen, _, _ = pack_prompt(question, [(h.key, h.text) for h in hits], limit, COUNT)
         assert skip.chosen == tuple(key for key, _ in chosen)
         assert best.planned == best.tokens, "line counts add up exactly (the seam argument)"
@@ -153,8 +167,16 @@ def test_a_knapsack_over_parts_goes_over_the_budget_on_the_chinese_run(runs):
 def test_the_tally_counts_calls_and_characters_and_forces_the_plain_path():
     tally = Tally(COUNT)
     pack_prompt("q", [("a", "one"), ("b", "two")], 100, tally)
-    assert tally.calls == 3 and tally.characters == sum(map(len, [render_prompt("q", []), render_prompt("q", [("a", "one")]),
-                                                                  render_prompt("q", [("a", "one"), ("b", "two")])]))
+    assert tally.calls == 3 and tally.characters == sum(
+        map(
+            len,
+            [
+                render_prompt("q", []),
+                render_prompt("q", [("a", "one")]),
+                render_prompt("q", [("a", "one"), ("b", "two")]),
+            ],
+        )
+    )
 
 
 @pytest.mark.parametrize("policy", [first_overflow, skip_and_continue, knapsack, priority_cutoff])

@@ -18,8 +18,18 @@ import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-NEGATED = {ast.Lt: ast.GtE, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.GtE: ast.Lt, ast.Eq: ast.NotEq,
-           ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+NEGATED = {
+    ast.Lt: ast.GtE,
+    ast.LtE: ast.Gt,
+    ast.Gt: ast.LtE,
+    ast.GtE: ast.Lt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+}
 SHIFTED = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
 # The constants a `return` is replaced with, by the function's return annotation.
 CONSTANT_RETURNS = {"bool": [True, False], "int": [0], "float": [0.0], "str": [""]}
@@ -105,7 +115,7 @@ def _comprehension(node: ast.comprehension) -> Iterator[Replacement]:
         if not _negation_is_new(test):
             continue
         changed = copy.copy(node)
-        changed.ifs = [*node.ifs[:index], _negated(test), *node.ifs[index + 1:]]
+        changed.ifs = [*node.ifs[:index], _negated(test), *node.ifs[index + 1 :]]
         yield "negate condition", changed
 
 
@@ -131,7 +141,9 @@ def _return_constants(node: ast.Return, annotation: ast.expr | None) -> Iterator
         return
     kind = ast.unparse(annotation) if annotation is not None else ""
     for value in CONSTANT_RETURNS.get(kind, [None]):
-        if not (isinstance(node.value, ast.Constant) and node.value.value == value and type(node.value.value) is type(value)):
+        if not (
+            isinstance(node.value, ast.Constant) and node.value.value == value and type(node.value.value) is type(value)
+        ):
             yield "constant return", ast.Return(_constant(value))
 
 

@@ -29,8 +29,15 @@ from mutate import Mutant, mutants_of
 ROOT = Path(__file__).resolve().parents[2]
 CORE = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "packer").glob("*.py"))
 TESTS = ["tests/core", "tests/test_layout.py"]
-COPIED = ["packer", "tests/core", "tests/test_layout.py", "tests/conftest.py", "tests/nbval_sanitize.cfg",
-          "conftest.py", "pyproject.toml"]
+COPIED = [
+    "packer",
+    "tests/core",
+    "tests/test_layout.py",
+    "tests/conftest.py",
+    "tests/nbval_sanitize.cfg",
+    "conftest.py",
+    "pyproject.toml",
+]
 EQUIVALENT = Path(__file__).resolve().parent / "equivalent.toml"
 
 
@@ -86,8 +93,20 @@ def run_tests(workdir: Path, tests: Sequence[str], timeout: float) -> str:
     """Run the tests in a scratch copy: 'passed', 'failed' or 'timeout'.
     No notebooks are collected, so nbval is not loaded (its start-up would dominate every run)."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(workdir)}
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:nbval",
-               "-o", "addopts=", *tests]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:nbval",
+        "-o",
+        "addopts=",
+        *tests,
+    ]
     try:
         done = subprocess.run(command, cwd=workdir, env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -117,8 +136,15 @@ class Worker:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def run_all(mutants: Sequence[Mutant], root: Path, copied: Iterable[str], tests: Sequence[str], jobs: int,
-            timeout: float, progress: Callable[[int, int], None] = lambda done, total: None) -> list[str]:
+def run_all(
+    mutants: Sequence[Mutant],
+    root: Path,
+    copied: Iterable[str],
+    tests: Sequence[str],
+    jobs: int,
+    timeout: float,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> list[str]:
     """The outcome of every mutant, in order, using `jobs` scratch copies in parallel."""
     workers = [Worker(root, copied, tests) for _ in range(max(1, jobs))]
     free = list(workers)
@@ -143,11 +169,15 @@ def run_all(mutants: Sequence[Mutant], root: Path, copied: Iterable[str], tests:
     return outcomes
 
 
-def report(modules: Sequence[str], mutants: Sequence[Mutant], outcomes: Sequence[str],
-           equivalents: Sequence[Equivalent]) -> tuple[str, bool]:
+def report(
+    modules: Sequence[str], mutants: Sequence[Mutant], outcomes: Sequence[str], equivalents: Sequence[Equivalent]
+) -> tuple[str, bool]:
     """The score table, the surviving mutants and the explained ones; and whether all is well."""
-    explained = {i: next((e for e in equivalents if e.matches(m)), None)
-                 for i, m in enumerate(mutants) if outcomes[i] == "survived"}
+    explained = {
+        i: next((e for e in equivalents if e.matches(m)), None)
+        for i, m in enumerate(mutants)
+        if outcomes[i] == "survived"
+    }
     lines = [f"{'module':<26}{'mutants':>8}{'killed':>8}{'equivalent':>12}{'survived':>10}{'score':>8}"]
     totals = [0, 0, 0, 0]
     for module in modules:
@@ -217,8 +247,10 @@ def main(argv: list[str] | None = None) -> int:
         print("The core tests fail on the unmutated (re-written) modules; fix that first.")
         return 2
     timeout = max(300.0, 10 * (time.monotonic() - start))  # generous: a busy machine must not fake a kill
-    print(f"{len(mutants)} mutants of {len(args.modules)} core modules; tests: {' '.join(TESTS)}; "
-          f"{args.jobs} jobs", flush=True)
+    print(
+        f"{len(mutants)} mutants of {len(args.modules)} core modules; tests: {' '.join(TESTS)}; {args.jobs} jobs",
+        flush=True,
+    )
 
     def progress(done: int, total: int) -> None:
         if done % 25 == 0 or done == total:

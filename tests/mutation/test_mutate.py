@@ -22,8 +22,20 @@ def test_a_comparison_is_negated_and_its_boundary_shifted():
     ]
 
 
-@pytest.mark.parametrize("op, negated", [("==", "!="), ("!=", "=="), ("is", "is not"), ("is not", "is"),
-                                         ("in", "not in"), ("not in", "in"), ("<", ">="), (">", "<="), (">=", "<")])
+@pytest.mark.parametrize(
+    "op, negated",
+    [
+        ("==", "!="),
+        ("!=", "=="),
+        ("is", "is not"),
+        ("is not", "is"),
+        ("in", "not in"),
+        ("not in", "in"),
+        ("<", ">="),
+        (">", "<="),
+        (">=", "<"),
+    ],
+)
 def test_every_comparison_has_its_negation(op, negated):
     assert ("negate comparison", f"a {op} b -> a {negated} b") in changes(f"x = a {op} b\n")
 
@@ -51,8 +63,12 @@ def test_and_and_or_are_swapped():
 def test_conditions_are_negated_in_if_while_ternary_and_comprehension():
     found = changes("if a:\n    pass\nwhile b:\n    pass\nx = 1 if c else 2\ny = [i for i in z if d]\n")
     negated = [change for operator, change in found if operator == "negate condition"]
-    assert negated == ["if a:... -> if not a:...", "while b:... -> while not b:...",
-                       "1 if c else 2 -> 1 if not c else 2", " for i in z if d ->  for i in z if not d"]
+    assert negated == [
+        "if a:... -> if not a:...",
+        "while b:... -> while not b:...",
+        "1 if c else 2 -> 1 if not c else 2",
+        " for i in z if d ->  for i in z if not d",
+    ]
 
 
 def test_a_negated_not_loses_its_not():
@@ -68,10 +84,17 @@ def test_a_raise_is_dropped():
     assert changes("def f():\n    raise ValueError('bad')\n") == [("drop raise", "raise ValueError('bad') -> pass")]
 
 
-@pytest.mark.parametrize("annotation, constants", [
-    ("bool", ["True", "False"]), ("int", ["0"]), ("float", ["0.0"]), ("str", ["''"]),
-    ("list[int]", ["None"]), ("", ["None"]),
-])
+@pytest.mark.parametrize(
+    "annotation, constants",
+    [
+        ("bool", ["True", "False"]),
+        ("int", ["0"]),
+        ("float", ["0.0"]),
+        ("str", ["''"]),
+        ("list[int]", ["None"]),
+        ("", ["None"]),
+    ],
+)
 def test_a_return_becomes_a_constant_of_the_annotated_type(annotation, constants):
     returns = f" -> {annotation}" if annotation else ""
     found = changes(f"def f(x){returns}:\n    return x\n")

@@ -16,7 +16,7 @@ TOY = '''def at_most(value, limit):
     return value <= limit
 '''
 # Pins the boundary and the refusal, but not whether 0 is a valid value.
-TOY_TESTS = '''import pytest
+TOY_TESTS = """import pytest
 from toy import at_most
 
 def test_limit_itself_is_within():
@@ -28,7 +28,7 @@ def test_above_the_limit_is_not():
 def test_negative_values_are_refused():
     with pytest.raises(ValueError):
         at_most(-1, 3)
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +63,14 @@ def test_the_report_scores_each_module_and_lists_every_survivor_with_file_and_li
     assert not ok
     row = next(line for line in text.splitlines() if line.startswith("toy.py"))
     killed = len(mutants) - len(survivors)
-    assert row.split() == ["toy.py", str(len(mutants)), str(killed), "0", str(len(survivors)),
-                           f"{killed / len(mutants):.1%}"]
+    assert row.split() == [
+        "toy.py",
+        str(len(mutants)),
+        str(killed),
+        "0",
+        str(len(survivors)),
+        f"{killed / len(mutants):.1%}",
+    ]
     for mutant in survivors:
         assert f"toy.py:{mutant.line}  at_most  {mutant.operator}: {mutant.change}" in text
 
