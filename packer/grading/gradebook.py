@@ -36,6 +36,8 @@ class Gradebook:
     files: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)  # class-wide notes about files changed during a run
+    shard: dict[str, Any] | None = None  # a shard gradebook: which of how many, and the class it saw
+    grader: dict[str, Any] | None = None  # what the rows were graded with, when not this run (a merge)
 
 
 def checks_version() -> str:
@@ -68,7 +70,15 @@ def open_gradebook(out: Path) -> Gradebook | None:
     book = data.get("gradebook", {})
     root = Path(book["root"]) if "root" in book else None
     rows = {r["submission"]: from_row(r) for r in data["submissions"]} if data.get("format") == FORMAT else {}
-    return Gradebook(rows, root, book.get("top", 1), list(book.get("files", [])), list(book.get("skipped", [])))
+    return Gradebook(
+        rows,
+        root,
+        book.get("top", 1),
+        list(book.get("files", [])),
+        list(book.get("skipped", [])),
+        list(book.get("changed_during_grading", [])),
+        book.get("shard"),
+    )
 
 
 def _read_ours(path: Path) -> dict | None:
@@ -176,28 +186,48 @@ def to_csv(outcomes: list[Outcome]) -> str:
     return out.getvalue()
 
 
-def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> dict[str, Any]:
-    """The whole gradebook as data, with what it was graded with (for an audit) and what the grader wrote."""
+def grader_section(options: Options) -> dict[str, Any]:
+    """What this grader grades with: the checks' digest, the versions that decide a verdict, the options."""
     import hypothesis
 
     return {
+        "checks_version": checks_version(),
+        "python": platform.python_version(),
+        "hypothesis": hypothesis.__version__,
+        "cell_timeout": options.cell_timeout,
+        "notebook_timeout": options.notebook_timeout,
+        "questions": list(options.questions) or "all",
+        "lesson": options.lesson or "from each notebook",
+    }
+
+
+def options_of(grader: dict[str, Any]) -> Options:
+    """The Options a grader section records (the inverse of grader_section, for a merge)."""
+    questions = grader.get("questions", "all")
+    lesson = grader.get("lesson", "")
+    return Options(
+        grader["cell_timeout"],
+        grader["notebook_timeout"],
+        () if questions == "all" else tuple(questions),
+        "" if lesson == "from each notebook" else lesson,
+    )
+
+
+def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> dict[str, Any]:
+    """The whole gradebook as data, with what it was graded with (for an audit) and what the grader wrote."""
+    section = {
+        "root": str(book.root or ""),
+        "top": book.top,
+        "files": files,
+        "skipped": book.skipped,
+        "changed_during_grading": book.changed,
+    }
+    if book.shard is not None:
+        section["shard"] = book.shard
+    return {
         "format": FORMAT,
-        "grader": {
-            "checks_version": checks_version(),
-            "python": platform.python_version(),
-            "hypothesis": hypothesis.__version__,
-            "cell_timeout": options.cell_timeout,
-            "notebook_timeout": options.notebook_timeout,
-            "questions": list(options.questions) or "all",
-            "lesson": options.lesson or "from each notebook",
-        },
-        "gradebook": {
-            "root": str(book.root or ""),
-            "top": book.top,
-            "files": files,
-            "skipped": book.skipped,
-            "changed_during_grading": book.changed,
-        },
+        "grader": book.grader or grader_section(options),
+        "gradebook": section,
         "submissions": [to_row(o) for o in sorted(book.rows.values(), key=lambda o: o.name)],
     }
 

@@ -1,13 +1,15 @@
 """Grade a class's exercise notebooks: each in its own fresh kernel, in parallel, never losing a grade.
 
     python -m packer.grading SUBMISSIONS... --out DIR [--jobs N] [--timeout S] [--notebook-timeout S]
-                             [--questions QID...] [--lesson LESSON]
+                             [--questions QID...] [--lesson LESSON] [--shard K/N]
 
 SUBMISSIONS are notebooks, zip archives or folders of them (nbgrader, Canvas and Moodle layouts are
 recognised). Every path and --out are checked before anything runs. Each notebook runs top to bottom in a
 new kernel, then the grader's own fresh copy of the checks grades the functions it defined. Writes
 DIR/grades.csv, DIR/grades.json, DIR/feedback/, DIR/gradescope/, DIR/report.md and DIR/answers/; grading
 into an existing gradebook updates the rows graded now and keeps every other row. Ctrl-C stops cleanly.
+--shard K/N grades only the K-th of N shares of the class (for a batch engine's job array);
+`python -m packer.grading.merge` combines the N shard gradebooks into the gradebook of the whole class.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from packer.grading.pool import Pool, peak_memory_mb
 from packer.grading.reports import feedback_name, to_markdown
 from packer.grading.running import Options, lesson_of, lessons
 from packer.grading.sandbox import Limits, probe
+from packer.grading.shards import class_digest, parse_shard, shard_of
 from packer.grading.submissions import Submission, check_paths, digest, find_submissions, naming_root
 
 __all__ = [
@@ -98,24 +101,49 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
     return sorted(outcomes, key=lambda o: o.name), pool.worker_peak_mb
 
 
-def complete_rows(outcomes: list[Outcome], options: Options, version: str) -> None:
+def complete_rows(outcomes: list[Outcome], options: Options, version: str) -> dict[str, str]:
     """Give rows that could not be graded the lesson's real maximum (every question 'not graded'), and
-    stamp each row with the checks it was graded with."""
+    stamp each row with the checks it was graded with. Returns each completed row's own lesson (before the
+    class's was taken), so a merge of shards can complete them again with the whole class in view."""
     from packer.checking import questions
 
     graded_lessons = {o.lesson for o in outcomes if o.results and o.lesson}
     class_lesson = options.lesson or (next(iter(graded_lessons)) if len(graded_lessons) == 1 else "")
+    completed = {}
     for outcome in outcomes:
         outcome.checks_version = version
         lesson = outcome.lesson or class_lesson
         if outcome.results or not lesson or outcome.status == "unknown lesson":
             continue
+        completed[outcome.name] = outcome.lesson
         outcome.lesson = lesson
         outcome.results = [
             not_graded(q, f"the submission could not be run ({outcome.status})")
             for q in questions(lesson)
             if not options.questions or q.qid in options.questions
         ]
+    return completed
+
+
+def check_shard_out(shard: tuple[int, int] | None, previous: Gradebook | None, out: Path) -> None:
+    """A shard grades into a new folder or its own earlier shard gradebook; a whole class never into a shard's."""
+    had = (previous.shard["index"], previous.shard["count"]) if previous and previous.shard else None
+    if previous is None or had == shard:
+        return
+    if had is None:
+        raise ValueError(
+            f"--out: {out} holds a whole class's gradebook; grade shard {shard[0]}/{shard[1]} into a "
+            "folder of its own, then merge the shards (nothing was changed)"
+        )
+    raise ValueError(
+        f"--out: {out} holds the gradebook of shard {had[0]}/{had[1]}; "
+        + (
+            f"give shard {shard[0]}/{shard[1]} a folder of its own"
+            if shard
+            else "merge the shards with python -m packer.grading.merge, or grade into a new folder"
+        )
+        + " (nothing was changed)"
+    )
 
 
 def note_changes(submissions: list[Submission], outcomes: dict[str, Outcome]) -> list[str]:
@@ -229,6 +257,12 @@ def main(argv: list[str] | None = None) -> int:
     contain.add_argument(
         "--cpu-seconds", type=int, default=Limits.cpu_seconds, help="CPU time per kernel (default 600)"
     )
+    parser.add_argument(
+        "--shard",
+        default="",
+        metavar="K/N",
+        help="grade only shard K of N (1 <= K <= N); merge the N shard gradebooks afterwards",
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0 or args.notebook_timeout <= 0:
         parser.error("--jobs, --timeout and --notebook-timeout must be positive")
@@ -251,8 +285,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             limits = None
     try:
+        shard = parse_shard(args.shard) if args.shard else None
         paths = check_paths(args.submissions)
         previous = open_gradebook(args.out)
+        check_shard_out(shard, previous, args.out)
         check_out_is_apart(args.out, paths)
         lesson = resolve_lesson(args.lesson)
         qids = check_questions(args.questions, lesson)
@@ -269,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped {len(skipped)} files that are not submissions (no row in the gradebook):", file=sys.stderr)
         for line in skipped:
             print(f"  skipped {line}", file=sys.stderr)
+    if shard:  # the share of this shard, by a hash of each name: the same whatever order they came in
+        whole = class_digest([s.name for s in submissions], skipped)
+        class_size = len(submissions)
+        submissions = [s for s in submissions if shard_of(s.name, shard[1]) == shard[0]]
     for submission in submissions:  # a regraded learner keeps the identity the gradebook gave them
         if previous and submission.name in previous.rows:
             submission.learner = previous.rows[submission.name].learner or submission.learner
@@ -282,14 +322,27 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with interrupts_as_keyboard_interrupt():
             progress = make_progress(len(submissions))
-            outcomes, worker_peak = grade_all(submissions, options, args.jobs, progress)
+            outcomes, worker_peak = grade_all(submissions, options, args.jobs, progress) if submissions else ([], 0.0)
             progress.bar.close()
-            complete_rows(outcomes, options, version)
+            completed = complete_rows(outcomes, options, version)
             book = previous or Gradebook()
             book.root, book.top, book.skipped = root, top, skipped
             book.changed = note_changes(submissions, {o.name: o for o in outcomes})
             if checks_version() != version:
                 book.changed.append("the grader's own packer/ sources changed during grading")
+            book.changed.sort()
+            if shard:
+                earlier = previous.shard.get("completed", {}) if previous and previous.shard else {}
+                completed = {
+                    name: lesson for name, lesson in earlier.items() if name not in {o.name for o in outcomes}
+                } | completed
+                book.shard = {
+                    "index": shard[0],
+                    "count": shard[1],
+                    "class_submissions": class_size,
+                    "class_digest": whole,
+                    "completed": dict(sorted(completed.items())),
+                }
             kept = len(set(book.rows) - {o.name for o in outcomes})
             book.rows.update({o.name: o for o in outcomes})
             with no_interrupts():
@@ -314,8 +367,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: {line}", file=sys.stderr)
     elapsed = time.monotonic() - started
     kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
+    share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""
     print(
-        f"graded {len(outcomes)} submissions in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
+        f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
         f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
         f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)"
     )

@@ -1,0 +1,250 @@
+"""Grading a class on many machines: `--shard K/N` grades a share chosen by name, never by position, and
+`python -m packer.grading.merge` puts the shard gradebooks together into exactly the gradebook one run over
+the whole class writes, byte for byte; a merge that is missing a shard, has one twice, mixes graders or
+options, or would write where it must not, refuses and writes nothing.
+
+One small class is graded once whole and once in three shards (files listed in other orders) for the module.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+import packer.grading.grader as grade
+import packer.grading.merge as merge
+from packer.grading.demo_class import write_submission
+from packer.grading.shards import parse_shard, shard_of
+from packer.grading.submissions import find_submissions, naming_root
+
+CLASS = {"ana": "correct", "ben": "strict-comparison", "cy": "untouched", "dee": "not-json"}
+SHARDS = 3
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under a folder, by its path from the folder, with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """(the class folder, the whole run's gradebook, the shard gradebooks in order 1..N)."""
+    base = tmp_path_factory.mktemp("sharded")
+    folder = base / "submissions"
+    files = [str(write_submission(folder, name, kind)) for name, kind in CLASS.items()]
+    whole = base / "whole"
+    assert grade.main([str(folder), "--out", str(whole), "--jobs", "2", "--timeout", "20"]) == 0
+    shards = []
+    for index in range(1, SHARDS + 1):
+        random.Random(index).shuffle(files)  # each shard is handed the files in another order
+        out = base / f"shard-{index}"
+        assert (
+            grade.main([*files, "--out", str(out), "--jobs", "2", "--timeout", "20", "--shard", f"{index}/{SHARDS}"])
+            == 0
+        )
+        shards.append(out)
+    return folder, whole, shards
+
+
+def merge_into(out: Path, *shards: Path) -> int:
+    """Run the merge command; its exit status (2 when it refused)."""
+    try:
+        return merge.main([*map(str, shards), "--out", str(out)])
+    except SystemExit as stop:
+        return stop.code
+
+
+# --- the share of a shard ---------------------------------------------------------------------------------------
+def test_every_name_is_in_exactly_one_shard_whatever_the_order():
+    names = [f"submissions/learner{i:04d}/{i % 7:02d}_exercise.ipynb" for i in range(2000)]
+    for count in (1, 2, 3, 8, 50):
+        shards = [{n for n in names if shard_of(n, count) == k} for k in range(1, count + 1)]
+        assert sum(len(s) for s in shards) == len(names) and set().union(*shards) == set(names)
+        shuffled = random.Random(count).sample(names, len(names))
+        assert [{n for n in shuffled if shard_of(n, count) == k} for k in range(1, count + 1)] == shards
+        assert min(len(s) for s in shards) > len(names) / count / 2  # spread out, not piled into one
+
+
+def test_a_shard_is_the_same_whatever_order_the_files_are_found_or_given_in(tmp_path):
+    files = [write_submission(tmp_path / "class", f"learner{i}", "untouched") for i in range(12)]
+    shares = set()
+    for seed in range(3):
+        given = random.Random(seed).sample(files, len(files))
+        root, top = naming_root(given)
+        found, _ = find_submissions(given, root, top)
+        shares.add(tuple(sorted(s.name for s in found if shard_of(s.name, 4) == 2)))
+    assert len(shares) == 1 and shares.pop()
+
+
+@pytest.mark.parametrize("raw", ["0/2", "3/2", "1/0", "2", "a/b", "-1/3", ""])
+def test_a_bad_shard_is_refused_before_grading(raw, tmp_path):
+    with pytest.raises(ValueError, match="--shard"):
+        parse_shard(raw)
+    write_submission(tmp_path / "class", "ana", "untouched")
+    if raw:
+        with pytest.raises(SystemExit) as stop:
+            grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", raw])
+        assert stop.value.code == 2 and not (tmp_path / "out").exists()
+
+
+# --- merging ----------------------------------------------------------------------------------------------------
+def test_merged_shards_are_byte_identical_to_one_run_over_the_whole_class(graded, tmp_path):
+    _, whole, shards = graded
+    rows = [json.loads((s / "grades.json").read_text())["submissions"] for s in shards]
+    assert sum(map(len, rows)) == len(CLASS) and all(rows), "each shard graded a share of the class"
+    assert merge_into(tmp_path / "merged", *reversed(shards)) == 0  # given in any order
+    merged, expected = tree(tmp_path / "merged"), tree(whole)
+    assert sorted(merged) == sorted(expected)
+    assert [name for name in expected if merged[name] != expected[name]] == []
+
+
+def test_a_shard_gradebook_records_which_shard_of_how_many_and_the_class_it_saw(graded):
+    _, _, shards = graded
+    for index, folder in enumerate(shards, start=1):
+        shard = json.loads((folder / "grades.json").read_text())["gradebook"]["shard"]
+        assert (shard["index"], shard["count"], shard["class_submissions"]) == (index, SHARDS, len(CLASS))
+
+
+def edited(shard: Path, tmp_path: Path, change) -> Path:
+    """A copy of a shard gradebook with its grades.json changed by `change(data)`."""
+    copy = tmp_path / f"{shard.name}-{change.__name__}"
+    shutil.copytree(shard, copy)
+    data = json.loads((copy / "grades.json").read_text())
+    change(data)
+    (copy / "grades.json").write_text(json.dumps(data))
+    return copy
+
+
+def test_a_merge_refuses_missing_duplicate_or_mismatched_shards_and_writes_nothing(graded, tmp_path, capsys):
+    folder, whole, (one, two, three) = graded
+    out = tmp_path / "merged"
+
+    def slower(data):
+        data["grader"]["cell_timeout"] = 99.0
+
+    def other_checks(data):
+        data["grader"]["checks_version"] = "0" * 64
+
+    stray = next(f"submissions/zed{i}.ipynb" for i in range(99) if shard_of(f"submissions/zed{i}.ipynb", 3) != 3)
+
+    def stray_row(data):
+        data["submissions"].append(dict(data["submissions"][0], submission=stray))
+
+    def lost_row(data):
+        data["submissions"].pop()
+
+    cases = [
+        ((one, two), "missing shard 3 of 3"),
+        ((one, two, two, three), "shard 2/3 given twice"),
+        ((one, two, edited(three, tmp_path, slower)), "cell_timeout"),
+        ((one, edited(two, tmp_path, other_checks), three), "checks_version"),
+        ((one, two, edited(three, tmp_path, stray_row)), f"{stray} does not belong to shard 3/3"),
+        ((edited(one, tmp_path, lost_row), two, three), f"the class they saw had {len(CLASS)} submissions"),
+        ((one, two, whole), "not a shard"),
+        ((one, two, folder), "not a gradebook"),
+    ]
+    for given, why in cases:
+        assert merge_into(out, *given) == 2, why
+        assert why in capsys.readouterr().err
+        assert not out.exists()
+
+
+def test_a_merge_follows_the_graders_rules_for_out(graded, tmp_path, capsys):
+    _, whole, shards = graded
+    existing = tmp_path / "grades"  # a gradebook of ours is updated, like a regrade, its TA's notes kept
+    shutil.copytree(whole, existing)
+    (existing / "feedback" / "ta-notes.md").write_text("mine")
+    assert merge_into(existing, *shards) == 0
+    assert (existing / "grades.csv").read_bytes() == (whole / "grades.csv").read_bytes()
+    assert (existing / "backup" / "grades.json").read_bytes() == (whole / "grades.json").read_bytes()
+    assert (existing / "feedback" / "ta-notes.md").read_text() == "mine"
+    foreign = tmp_path / "notes"
+    foreign.mkdir()
+    (foreign / "ta-notes.txt").write_text("mine")
+    assert merge_into(foreign, *shards) == 2 and "holds no gradebook written by this grader" in capsys.readouterr().err
+    assert tree(foreign) == {"ta-notes.txt": b"mine"}
+    before = tree(shards[0])
+    assert merge_into(shards[0], *shards) == 2 and "shard" in capsys.readouterr().err
+    assert tree(shards[0]) == before
+
+
+def test_a_shard_never_grades_into_a_whole_class_gradebook_nor_another_shards(graded, tmp_path):
+    folder, whole, shards = graded
+    for out, shard in ((whole, "1/3"), (shards[0], "2/3"), (shards[0], "")):
+        before = tree(out)
+        with pytest.raises(SystemExit) as stop:
+            grade.main([str(folder), "--out", str(out), *(["--shard", shard] if shard else [])])
+        assert stop.value.code == 2 and tree(out) == before
+
+
+def test_a_merge_completes_unrunnable_rows_as_the_whole_class_would(tmp_path):
+    """A shard that saw only lesson 01 gives an unreadable file lesson 01's questions; the whole class, which
+    mixes lessons 01 and 02, cannot tell its lesson: the merge must undo the shard's guess."""
+    from packer.checking import PASSED
+    from packer.grading.gradebook import Gradebook, checks_version, write_gradebook
+    from packer.grading.outcome import Outcome
+    from packer.grading.shards import class_digest
+
+    def result(qid: str, name: str) -> dict:
+        return {
+            "qid": qid,
+            "name": name,
+            "status": PASSED,
+            "points": 2,
+            "max_points": 2,
+            "detail": "",
+            "counterexample": None,
+            "expected": None,
+            "actual": None,
+            "tried": 5,
+        }
+
+    def named(shard: int, stem: str) -> str:
+        return next(f"c/{stem}{i}.ipynb" for i in range(99) if shard_of(f"c/{stem}{i}.ipynb", 2) == shard)
+
+    def rows() -> list[Outcome]:
+        return [
+            Outcome(named(1, "one"), "", "1", "01_assemble_context", "graded", [result("q1.1", "assemble_context")]),
+            Outcome(named(1, "broken"), "", "2", "", "unreadable"),
+            Outcome(named(2, "two"), "", "3", "02_prompt_packer", "graded", [result("q2.1", "pack_prompt")]),
+        ]
+
+    options, version, names = grade.Options(), checks_version(), [o.name for o in rows()]
+    everyone = rows()
+    grade.complete_rows(everyone, options, version)
+    write_gradebook(Gradebook({o.name: o for o in everyone}, tmp_path, 1), options, tmp_path / "whole", None)
+    for index in (1, 2):
+        share = [o for o in rows() if shard_of(o.name, 2) == index]
+        completed = grade.complete_rows(share, options, version)
+        assert bool(completed) == (index == 1)  # the shard's guess: lesson 01 for the unreadable file
+        shard = {
+            "index": index,
+            "count": 2,
+            "class_submissions": 3,
+            "class_digest": class_digest(names, []),
+            "completed": completed,
+        }
+        write_gradebook(
+            Gradebook({o.name: o for o in share}, tmp_path, 1, shard=shard), options, tmp_path / f"shard{index}", None
+        )
+    assert merge_into(tmp_path / "merged", tmp_path / "shard1", tmp_path / "shard2") == 0
+    assert tree(tmp_path / "merged") == tree(tmp_path / "whole")
+
+    def broken_tests(book: str) -> list:
+        data = json.loads((tmp_path / book / "grades.json").read_text())
+        return next(row["tests"] for row in data["submissions"] if row["status"] == "unreadable")
+
+    assert broken_tests("shard1") and not broken_tests("merged")
+
+
+def test_a_shard_with_no_share_of_the_class_still_writes_its_gradebook(tmp_path):
+    write_submission(tmp_path / "class", "ana", "untouched")
+    empty = next(k for k in (1, 2) if shard_of("class/ana.ipynb", 2) != k)
+    assert grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", f"{empty}/2"]) == 0
+    data = json.loads((tmp_path / "out" / "grades.json").read_text())
+    assert data["submissions"] == [] and data["gradebook"]["shard"]["class_submissions"] == 1
+    assert (tmp_path / "out" / "grades.csv").read_text().startswith("submission,learner")
