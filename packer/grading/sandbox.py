@@ -130,32 +130,20 @@ def command_prefix(*, workdir: Path, runtime: Path, package_dir: Path, limits: L
     if uid is None:
         namespaces = ["--unshare-all"]
     prefix += ["--", _tool("bwrap") or "bwrap", *namespaces, "--die-with-parent", "--new-session"]
+    # The private /tmp and /dev come first: a repository (and its .venv) checked out under /tmp is then
+    # bound on top of the private /tmp rather than hidden by it.
+    prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    prefix += ["--perms", "1777", "--tmpfs", "/dev/shm"]
     readable = _readable_paths(package_dir)
-    made = _ancestors(readable)
-    for folder in made:  # bwrap would make them 0700, closed to the kernel's user
-        prefix += ["--perms", "0755", "--dir", folder]
+    mounted = {"/tmp", "/dev", "/dev/shm", "/proc"}
+    for folder in _ancestors([*readable, str(runtime), str(workdir)]):  # bwrap would make them 0700
+        if folder not in mounted:
+            prefix += ["--perms", "0755", "--dir", folder]
     for path in readable:
         prefix += ["--ro-bind", path, path]
     for name in ("bin", "sbin", "lib", "lib64"):  # merged-/usr symlinks, where the host has them
         if os.path.islink(f"/{name}"):
             prefix += ["--symlink", os.readlink(f"/{name}"), f"/{name}"]
-    prefix += [
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--perms",
-        "1777",
-        "--tmpfs",
-        "/tmp",
-        "--perms",
-        "1777",
-        "--tmpfs",
-        "/dev/shm",
-    ]
-    for folder in _ancestors([str(runtime), str(workdir)]):
-        if folder not in made and folder not in ("/tmp", "/dev/shm"):
-            prefix += ["--perms", "0755", "--dir", folder]
     prefix += [
         "--bind",
         str(runtime),

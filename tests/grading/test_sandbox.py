@@ -7,6 +7,7 @@ from outside that nothing got through. Where bubblewrap cannot run, the tests ar
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import socket
 import tempfile
@@ -34,19 +35,30 @@ class ContainedKernel:
             folder.mkdir()
             sandbox.hand_over(folder, self.uid)
         os.chmod(self.base, 0o755)
+        # Its own event loop in a thread of its own: a test run may already have a loop running in the main
+        # thread (Playwright's sync API does), and run_until_complete refuses to nest.
+        self.thread = concurrent.futures.ThreadPoolExecutor(1)
         self.loop = asyncio.new_event_loop()
-        self.km = sandbox.contained_kernel_manager(
-            workdir=self.workdir,
-            runtime=self.runtime,
-            package_dir=PACKAGE_DIR,
-            limits=limits,
-            uid=self.uid,
-            kernel_name="python3",
-        )
-        self.loop.run_until_complete(self.km.start_kernel(cwd=str(self.workdir)))
-        self.kc = self.km.client()
-        self.kc.start_channels()
-        self.loop.run_until_complete(self.kc.wait_for_ready(timeout=60))
+
+        async def start() -> None:
+            self.km = sandbox.contained_kernel_manager(
+                workdir=self.workdir,
+                runtime=self.runtime,
+                package_dir=PACKAGE_DIR,
+                limits=limits,
+                uid=self.uid,
+                kernel_name="python3",
+            )
+            await self.km.start_kernel(cwd=str(self.workdir))
+            self.kc = self.km.client()
+            self.kc.start_channels()
+            await self.kc.wait_for_ready(timeout=60)
+
+        self.sync(start())
+
+    def sync(self, coroutine):
+        """Run a coroutine to completion on this kernel's loop, in its thread."""
+        return self.thread.submit(self.loop.run_until_complete, coroutine).result()
 
     def run(self, code: str, timeout: float = 60) -> str:
         """Execute code; return its printed text, and 'ERROR Name: message' for an exception."""
@@ -65,12 +77,16 @@ class ContainedKernel:
                 elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
                     return "".join(out)
 
-        return self.loop.run_until_complete(execute())
+        return self.sync(execute())
 
     def close(self) -> None:
-        self.kc.stop_channels()
-        self.loop.run_until_complete(self.km.shutdown_kernel(now=True))
-        self.loop.close()
+        async def stop() -> None:
+            self.kc.stop_channels()
+            await self.km.shutdown_kernel(now=True)
+
+        self.sync(stop())
+        self.thread.submit(self.loop.close).result()
+        self.thread.shutdown()
         import shutil
 
         shutil.rmtree(self.base, ignore_errors=True)
@@ -206,8 +222,8 @@ def test_an_interrupt_stops_the_running_cell_and_the_kernel_lives_on(kernel):
             elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
                 return ename
 
-    assert kernel.loop.run_until_complete(interrupted()) == "KeyboardInterrupt"
-    assert kernel.loop.run_until_complete(kernel.km.is_alive())
+    assert kernel.sync(interrupted()) == "KeyboardInterrupt"
+    assert kernel.sync(kernel.km.is_alive())
     assert kernel.run("print('alive')") == "alive\n"
 
 
@@ -216,3 +232,15 @@ def test_limits_are_validated():
         sandbox.Limits(memory=0)
     with pytest.raises(ValueError, match="processes"):
         sandbox.Limits(processes=True)
+
+
+def test_a_repository_under_tmp_is_bound_on_top_of_the_private_tmp(tmp_path):
+    """A clean clone in /tmp (as CI makes one) must stay visible: the private /tmp is mounted first."""
+    package = tmp_path / "clone" / "packer"
+    package.mkdir(parents=True)
+    words = sandbox.command_prefix(
+        workdir=tmp_path / "work", runtime=tmp_path / "run", package_dir=package, limits=DEFAULT_LIMITS, uid=None
+    )
+    private_tmp = next(i for i in range(len(words) - 1) if words[i : i + 2] == ["--tmpfs", "/tmp"])
+    bound = next(i for i in range(len(words) - 2) if words[i : i + 3] == ["--ro-bind", str(package), str(package)])
+    assert private_tmp < bound
