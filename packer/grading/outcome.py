@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from packer.checking.engine import CheckResult
+
 NOT_GRADED = "not graded"  # a question grading never reached (the notebook stopped), unlike "not attempted"
-RESULT_FIELDS = (
-    "qid",
-    "name",
-    "status",
-    "points",
-    "max_points",
-    "detail",
-    "counterexample",
-    "expected",
-    "actual",
-    "tried",
-)
+RESULT_FIELDS = tuple(f.name for f in fields(CheckResult))  # a question result row, as the checks report it
 
 
 @dataclass
