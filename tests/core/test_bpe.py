@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import string
 import subprocess
 import sys
@@ -165,3 +167,26 @@ def test_pack_prompt_with_real_tokens_never_exceeds_the_limit_when_re_measured(q
     kept = {key for key, _ in chosen}
     assert [key for key, _ in chosen] == [key for key, _ in passages if key in kept], "rank order kept"
     assert skipped == [key for key, _ in passages if key not in kept]
+
+
+@pytest.mark.parametrize(
+    "found",
+    [None, importlib.machinery.ModuleSpec("bpe_openai", None)],
+    ids=["package not found", "a plain module, not a package folder"],
+)
+def test_when_the_package_folder_cannot_be_found_the_counter_still_loads_through_the_package(monkeypatch, found):
+    import packer.counters as counters
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *rest: found if name == "bpe_openai" else real_find_spec(name, *rest)
+    )
+    with pytest.raises(ImportError, match="bpe-openai is not installed"):
+        counters._extension_directly()
+    counters._extension.cache_clear()
+    counters._bpe_counter.cache_clear()
+    try:
+        assert bpe("o200k_base")("hello world") == 2
+    finally:
+        counters._extension.cache_clear()
+        counters._bpe_counter.cache_clear()

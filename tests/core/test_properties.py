@@ -19,6 +19,7 @@ from packer import (
     estimate_tokens,
     pack_prompt,
     pack_utf8,
+    plan_budget,
     render_prompt,
 )
 from packer.section_budget import PARSEABLE_MARKER, SECTION_ORDER
@@ -220,3 +221,12 @@ def test_check_sections_properties(sections, budget):
     else:
         assert result.message == "FAIL: total outside budget"
         assert result.total == total
+
+
+@given(sizes=st.fixed_dictionaries({key: st.integers(1, 400) for key in SECTION_ORDER}))
+def test_the_plans_assembled_estimate_is_what_the_check_measures_on_a_prompt_of_those_sizes(sizes):
+    sections = {key: "x" * chars for key, chars in sizes.items()}
+    plan = plan_budget(sizes)
+    prompt = build_prompt(sections)
+    assert plan.assembled_chars == len(prompt)
+    assert plan.assembled_tokens == estimate_tokens(prompt) == check_sections(sections, 10_000).total

@@ -249,6 +249,13 @@ def test_format_plan_prints_the_seed_table():
     assert format_plan(plan_budget(STATED_SECTION_CHARS, 500)) == SEED_TABLE
 
 
+def test_the_assembled_estimate_rounds_the_whole_prompt_up_once():
+    # 1 + 2 + 3 + 4 + 5 = 15 characters of text and 54 of tags and blank lines: 69 characters, 18 tokens,
+    # where the five sections rounded up one by one sum to 6.
+    plan = plan_budget({"task": 1, "context": 2, "constraints": 3, "format": 4, "examples": 5})
+    assert (plan.total_tokens, plan.assembled_chars, plan.assembled_tokens, plan.assembled_headroom) == (6, 69, 18, 482)
+
+
 def test_format_plan_says_a_plan_exactly_at_the_budget_fits():
     at_sum = format_plan(plan_budget(STATED_SECTION_CHARS, 440)).splitlines()
     assert at_sum[-2] == "budget 440: sum of the sections 440, headroom 0 tokens (0%): fits"

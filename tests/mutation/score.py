@@ -190,7 +190,8 @@ def report(
         lines.append(_row(module, len(mine), killed, equivalent, survived))
     lines.append(_row("total", *totals))
     gaps = [mutants[i] for i, e in explained.items() if e is None]
-    stale = [e for e in equivalents if not any(e.matches(mutants[i]) for i in explained)]
+    # Only entries for the modules mutated this run can be judged stale (`score.py packer/prompt.py`).
+    stale = [e for e in equivalents if e.file in modules and not any(e.matches(mutants[i]) for i in explained)]
     lines.append("")
     lines.append(f"Surviving mutants (behaviour no test pins down): {len(gaps) or 'none'}")
     lines += [f"  {m.path}:{m.line}  {m.function}  {m.operator}: {m.change}" for m in gaps]

@@ -90,6 +90,16 @@ def test_an_explained_survivor_counts_as_equivalent_and_an_unmatched_entry_as_st
     assert "Stale entries" in text and "1 -> 2" in text
 
 
+def test_an_entry_for_a_module_not_mutated_this_run_is_not_stale(toy_run):
+    _, mutants, outcomes = toy_run
+    survivors = [m for m, o in zip(mutants, outcomes) if o == "survived"]
+    explained = [Equivalent("toy.py", "at_most", m.change, "because") for m in survivors]
+    elsewhere = Equivalent("other.py", "f", "0 -> 1", "explained in a module this run left alone")
+    text, ok = report(["toy.py"], mutants, outcomes, [*explained, elsewhere])
+    assert ok
+    assert "Stale entries" not in text
+
+
 def test_equivalents_need_a_reason(tmp_path):
     listed = tmp_path / "equivalent.toml"
     listed.write_text('[[equivalent]]\nfile = "toy.py"\nfunction = "f"\nchange = "0 -> 1"\nwhy = " "\n')
