@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lab test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade clean
+.PHONY: venv lab test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade bench-sandbox clean
 
 # Reinstall only when pyproject.toml is newer than the last install.
 $(STAMP): pyproject.toml
@@ -67,6 +67,10 @@ bench-widgets: $(STAMP)
 
 bench-grade: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_grade.py
+
+# What containment costs: the same class graded with and without it, in turn.
+bench-sandbox: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_containment.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots

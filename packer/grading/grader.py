@@ -26,6 +26,7 @@ import time
 import uuid
 from pathlib import Path
 
+from packer.grading.kernels import finish_search_cache, warm_search_cache
 from packer.grading.gradebook import Gradebook, checks_version, open_gradebook, to_csv, write_gradebook
 from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, peak_memory_mb
@@ -84,9 +85,13 @@ def check_out_is_apart(out: Path, paths: list[Path]) -> None:
 def grade_all(submissions: list[Submission], options: Options, jobs: int, progress=None) -> tuple[list[Outcome], float]:
     """Grade every submission, `jobs` at a time; rows sorted by name, and the largest worker's peak memory."""
     outcomes: list[Outcome] = []
-    pool = Pool(max(1, min(jobs, len(submissions))), options)
+    warming = warm_search_cache(options.run_dir, options.run_token)
+    pool = Pool(max(1, min(jobs, len(submissions))), options)  # its workers start while the cache fills
     interrupted = True
     try:
+        problem = finish_search_cache(warming, options.run_dir)
+        if problem:
+            print(f"warning: {problem}; each kernel builds its own, so grading is slower", file=sys.stderr)
 
         def done(outcome: Outcome) -> None:
             outcomes.append(outcome)

@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -37,6 +38,66 @@ PRELUDE = (
     "get_ipython().ask_exit = lambda: (_ for _ in ()).throw(SystemExit("
     "'exit() ends the kernel; while grading it stops only this cell'))"
 )
+
+
+# Run once per grading run, before any kernel: fill the run's search cache (Hypothesis's Unicode tables and
+# the constants it reads from the workbook's modules), which every kernel would otherwise build for itself,
+# about a second each. A contained kernel sees the cache read-only (sandbox.command_prefix's `shared`).
+WARM_UP = (
+    "import packer, packer.checking, packer.checking.bank\n"
+    "from hypothesis import find, strategies as st\n"
+    "find(st.text(), lambda text: True)\n"
+)
+
+
+def search_cache(run_dir: str) -> str:
+    """The grading run's Hypothesis storage folder, shared by its kernels."""
+    return os.path.join(run_dir, "hypothesis")
+
+
+def warm_search_cache(run_dir: str, run_token: str) -> subprocess.Popen:
+    """Start filling the run's search cache in a process of the grader's own (see WARM_UP)."""
+    folder = search_cache(run_dir)
+    os.makedirs(folder, exist_ok=True)
+    path = os.pathsep.join([str(PACKAGE_DIR.parent), *filter(None, [os.environ.get("PYTHONPATH")])])
+    env = {
+        **os.environ,
+        "HYPOTHESIS_STORAGE_DIRECTORY": folder,
+        "PYTHONHASHSEED": "0",
+        "PYTHONPATH": path,  # the grader's own packer, whose constants the kernels will read
+        RUN_TOKEN: run_token,
+    }
+    return subprocess.Popen(
+        [sys.executable, "-c", WARM_UP],
+        env=env,
+        cwd=folder,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def finish_search_cache(process: subprocess.Popen, run_dir: str, timeout: float = 120) -> str:
+    """Wait for the warm-up and make what it wrote readable by every kernel's user. Returns '' when the
+    cache is ready, else why not (kernels then build their own, as they would without it)."""
+    try:
+        _, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        return f"the search cache was not ready after {timeout:g} s"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    for folder, _, files in os.walk(search_cache(run_dir)):
+        os.chmod(folder, 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
+    if process.returncode:
+        last = (stderr.decode(errors="replace").strip().splitlines() or [f"exit status {process.returncode}"])[-1]
+        return f"the search cache could not be prepared ({last})"
+    return ""
 
 
 @dataclass
@@ -73,7 +134,7 @@ async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = Non
         "PACKER_CHECKS_DEFERRED": "1",
         "PYTHONHASHSEED": "0",
         "MPLBACKEND": "Agg",
-        "HYPOTHESIS_STORAGE_DIRECTORY": os.path.join(run_dir, "hypothesis"),
+        "HYPOTHESIS_STORAGE_DIRECTORY": search_cache(run_dir),
         RUN_TOKEN: run_token,
         KERNEL_TOKEN: token,
     }
@@ -91,9 +152,16 @@ async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = Non
             sandbox.hand_over(folder, uid)
         for folder in (Path(run_dir), runtime.parent, Path(cwd).parent):  # reachable by the kernel's user
             os.chmod(folder, 0o711)
-        env["HYPOTHESIS_STORAGE_DIRECTORY"] = "/tmp/hypothesis"  # the kernel's private /tmp
+        shared = Path(search_cache(run_dir))  # read-only inside: no kernel can change what the next one reads
+        shared.mkdir(exist_ok=True)
         km = sandbox.contained_kernel_manager(
-            workdir=Path(cwd), runtime=runtime, package_dir=PACKAGE_DIR, limits=limits, uid=uid, kernel_name="python3"
+            workdir=Path(cwd),
+            runtime=runtime,
+            package_dir=PACKAGE_DIR,
+            limits=limits,
+            uid=uid,
+            shared=shared,
+            kernel_name="python3",
         )
         kernel = Kernel(km, None, cwd, token, 0, results_root=str(runtime), uid=uid, runtime=str(runtime))
     try:

@@ -3,9 +3,11 @@
 A contained kernel runs under `bwrap` (Debian's `bubblewrap`) with:
 - no network (its own network namespace; the grader talks to it over ZMQ's `ipc` transport, Unix sockets
   in a runtime folder both sides see, because loopback TCP does not cross the namespace);
-- a read-only view of the system (/usr, /etc) and of the Python environment, and of the grader's own
-  `packer` package; nothing else of the host's file system: not the instructor's home, not other
-  submissions, not the gradebook;
+- a read-only view of the system (/usr, /etc) and of the Python environment, of the grader's own
+  `packer` package, and of the run's search cache (Hypothesis's Unicode tables and the workbook's
+  constants, computed once by the grader so no kernel spends a second of its own on them, and so no
+  kernel can change what the next one's search sees); nothing else of the host's file system: not the
+  instructor's home, not other submissions, not the gradebook;
 - a private /tmp and /dev/shm, its own process ids, and one writable working folder for this submission;
 - resource limits set with setrlimit through `prlimit` (util-linux): address space, processes, file size
   and CPU time. When the grader runs as root, each job slot's kernel also runs as a user id of its own
@@ -89,9 +91,10 @@ def probe() -> str | None:
     return None
 
 
-def _readable_paths(package_dir: Path) -> list[str]:
-    """What a kernel may read: the system, the Python environment, the grader's packer package."""
-    paths = ["/usr", "/etc", "/opt", sys.base_prefix, sys.prefix, str(package_dir)]
+def _readable_paths(package_dir: Path, shared: Path | None = None) -> list[str]:
+    """What a kernel may read: the system, the Python environment, the grader's packer package (and the
+    run's shared read-only folder, when there is one)."""
+    paths = ["/usr", "/etc", "/opt", sys.base_prefix, sys.prefix, str(package_dir), *([str(shared)] if shared else [])]
     seen: list[str] = []
     for path in paths:
         real = os.path.realpath(path)
@@ -113,8 +116,11 @@ def kernel_uid(slot: int) -> int | None:
     return SLOT_UID_BASE + slot if os.geteuid() == 0 else None
 
 
-def command_prefix(*, workdir: Path, runtime: Path, package_dir: Path, limits: Limits, uid: int | None) -> list[str]:
-    """The words to put before a kernel's command line to run it contained."""
+def command_prefix(
+    *, workdir: Path, runtime: Path, package_dir: Path, limits: Limits, uid: int | None, shared: Path | None = None
+) -> list[str]:
+    """The words to put before a kernel's command line to run it contained (`shared`: a folder every
+    kernel of the run may read and none may change)."""
     prefix = [
         _tool("prlimit") or "prlimit",
         f"--as={limits.memory}",
@@ -134,7 +140,7 @@ def command_prefix(*, workdir: Path, runtime: Path, package_dir: Path, limits: L
     # bound on top of the private /tmp rather than hidden by it.
     prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
     prefix += ["--perms", "1777", "--tmpfs", "/dev/shm"]
-    readable = _readable_paths(package_dir)
+    readable = _readable_paths(package_dir, shared)
     mounted = {"/tmp", "/dev", "/dev/shm", "/proc"}
     for folder in _ancestors([*readable, str(runtime), str(workdir)]):  # bwrap would make them 0700
         if folder not in mounted:
@@ -185,12 +191,21 @@ def hand_over(path: Path, uid: int | None) -> None:
 
 
 def contained_kernel_manager(
-    *, workdir: Path, runtime: Path, package_dir: Path, limits: Limits, uid: int | None, **kwargs: object
+    *,
+    workdir: Path,
+    runtime: Path,
+    package_dir: Path,
+    limits: Limits,
+    uid: int | None,
+    shared: Path | None = None,
+    **kwargs: object,
 ):
     """An AsyncKernelManager (ipc transport, sockets in `runtime`) whose kernel starts contained."""
     from jupyter_client.manager import AsyncKernelManager
 
-    prefix = command_prefix(workdir=workdir, runtime=runtime, package_dir=package_dir, limits=limits, uid=uid)
+    prefix = command_prefix(
+        workdir=workdir, runtime=runtime, package_dir=package_dir, limits=limits, uid=uid, shared=shared
+    )
 
     class ContainedKernelManager(AsyncKernelManager):
         def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:

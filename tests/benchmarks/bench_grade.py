@@ -47,7 +47,7 @@ def make_class(folder: Path, size: int, large_every: int, megabytes: float) -> i
     return large
 
 
-def grade(folder: Path, jobs: int) -> tuple[float, float, float]:
+def grade(folder: Path, jobs: int, sandbox: str = "auto") -> tuple[float, float, float]:
     """(wall seconds, grader peak MB, largest worker peak MB) of one `python -m packer.grading` run."""
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
@@ -61,6 +61,8 @@ def grade(folder: Path, jobs: int) -> tuple[float, float, float]:
                 str(Path(out) / "grades"),
                 "--jobs",
                 str(jobs),
+                "--sandbox",
+                sandbox,
             ],
             check=True,
             stdout=subprocess.PIPE,

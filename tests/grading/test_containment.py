@@ -42,6 +42,12 @@ def hostile_cells(other: Path, gradebook: Path, port: int) -> dict[str, str]:
         "writes-home": f"open({str(Path.home() / MARK)!r}, 'w').write('x')",
         "writes-tmp": f"open('/tmp/{MARK}', 'w').write('x')",
         "writes-gradebook": f"open({str(gradebook / 'grades.csv')!r}, 'w').write('everyone,100')",
+        # The run's search cache is shared by every kernel: changing it could steer the next learner's checks.
+        "poisons-search-cache": (
+            "import os, pathlib\ncache = pathlib.Path(os.environ['HYPOTHESIS_STORAGE_DIRECTORY'])\n"
+            "assert list(cache.rglob('charmap*')) and list(cache.rglob('constants/*')), 'the cache was not filled'\n"
+            "for path in cache.rglob('*'):\n    if path.is_file():\n        path.write_text('poisoned')"
+        ),
     }
 
 
@@ -123,7 +129,17 @@ def test_the_batch_survives_and_every_learner_has_a_row(contained):
 
 @pytest.mark.parametrize(
     "kind",
-    ["memory", "processes", "big-file", "network", "reads-another", "writes-home", "writes-tmp", "writes-gradebook"],
+    [
+        "memory",
+        "processes",
+        "big-file",
+        "network",
+        "reads-another",
+        "writes-home",
+        "writes-tmp",
+        "writes-gradebook",
+        "poisons-search-cache",
+    ],
 )
 def test_a_hostile_cell_costs_its_learner_nothing_else(contained, kind):
     row = contained["rows"][kind]
@@ -150,6 +166,7 @@ def test_nothing_reached_outside_the_submissions_own_folder(contained):
     assert contained["accepted"] == [], "a kernel connected to a server on the grading machine"
     notes = {kind: " ".join(row["notes"]) for kind, row in contained["rows"].items()}
     assert "FileNotFoundError" in notes["reads-another"]  # another learner's file is not there at all
+    assert "Read-only file system" in notes["poisons-search-cache"], notes["poisons-search-cache"]
     assert not (Path.home() / MARK).exists() and not (Path("/tmp") / MARK).exists()
     assert contained["other"].read_bytes() == contained["honest_bytes"]
     book = contained["gradebook"] / "grades.csv"
