@@ -2,7 +2,12 @@
 
 import sys
 
-from packer.grading.grader import main
-
 if __name__ == "__main__":  # not when multiprocessing's spawn re-imports this module in a worker
-    sys.exit(main())
+    try:
+        from packer.grading.grader import main
+
+        code = main()
+    except KeyboardInterrupt:  # before grading began (a Ctrl-C while grading is main's own to report)
+        print("interrupted before grading began: nothing was graded or written", file=sys.stderr)
+        code = 130
+    sys.exit(code)

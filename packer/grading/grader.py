@@ -368,16 +368,17 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(run_dir, ignore_errors=True)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.default_int_handler)
-    for line in book.changed:
-        print(f"warning: {line}", file=sys.stderr)
-    elapsed = time.monotonic() - started
-    kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
-    share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""
-    print(
-        f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
-        f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
-        f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)"
-    )
+    with no_interrupts():  # written already: a Ctrl-C now must not read as "nothing was written"
+        for line in book.changed:
+            print(f"warning: {line}", file=sys.stderr)
+        elapsed = time.monotonic() - started
+        kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
+        share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""
+        print(
+            f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
+            f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
+            f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)"
+        )
     return 0
 
 

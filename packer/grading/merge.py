@@ -174,11 +174,18 @@ def main(argv: list[str] | None = None) -> int:
             write_gradebook(book, options, args.out, previous)
     except ValueError as error:
         parser.error(str(error))
+    except KeyboardInterrupt:  # the writing itself holds Ctrl-C off, so this came before it
+        print(
+            f"interrupted: nothing was written{'; ' + str(args.out) + ' is as it was' if args.out.exists() else ''}",
+            file=sys.stderr,
+        )
+        return 130
     kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
-    print(
-        f"merged {len(shards)} shards ({len(outcomes)} submissions){kept_text}; wrote {args.out / 'grades.csv'}, "
-        f"{args.out / 'report.md'} and the rest of {args.out}/"
-    )
+    with no_interrupts():
+        print(
+            f"merged {len(shards)} shards ({len(outcomes)} submissions){kept_text}; wrote {args.out / 'grades.csv'}, "
+            f"{args.out / 'report.md'} and the rest of {args.out}/"
+        )
     return 0
 
 

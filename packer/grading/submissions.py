@@ -1,7 +1,7 @@
 """Finding a class's submissions on disk: which files are notebooks, whose they are, and reading one.
 
 Course tools lay submissions out in their own ways; every notebook found gets a row, every other file is
-listed as skipped (never silently dropped), and Mac/Jupyter litter (`__MACOSX/`, `._*`, checkpoints) is
+listed as skipped (never silently dropped), and Mac/Jupyter litter (`__MACOSX/`, `._*`, checkpoints, the self-checks' `.hypothesis/`) is
 ignored. A zip archive is opened in place: each notebook inside it is a submission of the learner the
 archive is named after. Rows are named from the folder given, its own name included
 (`submissions/alice/ex.ipynb`), so a learner's name survives even when one folder or file is graded alone.
@@ -18,7 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 NOTEBOOK_SUFFIXES = (".ipynb", ".ipynb.json")  # compared case-blind: `.IPYNB` counts
-LITTER_DIRS = {"__macosx", ".ipynb_checkpoints", "__pycache__", ".git"}
+# .hypothesis: what the exercises' self-checks leave in the learner's folder; .virtual_documents: JupyterLab's.
+LITTER_DIRS = {
+    "__macosx",
+    ".ipynb_checkpoints",
+    "__pycache__",
+    ".git",
+    ".hypothesis",
+    ".pytest_cache",
+    ".virtual_documents",
+}
 LITTER_FILES = {".ds_store", "thumbs.db", "desktop.ini", "timestamp.txt"}  # timestamp.txt: nbgrader's own
 NBGRADER_FOLDERS = ("submitted", "autograded")
 MOODLE = re.compile(r"^(?P<learner>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?$", re.I)

@@ -41,12 +41,15 @@ def test_case_variants_and_ipynb_json_are_notebooks_and_other_files_are_listed_a
     assert skipped == ["class/notes.pdf: not a notebook (.ipynb, .ipynb.json) or a .zip"]
 
 
-def test_mac_and_jupyter_litter_is_ignored(tmp_path):
+def test_mac_and_jupyter_litter_and_the_self_checks_cache_are_ignored(tmp_path):
     touch(tmp_path / "class" / "alice.ipynb")
     touch(tmp_path / "class" / "._alice.ipynb", "\x00\x05\x16\x07 Mac resource fork")
     touch(tmp_path / "class" / "__MACOSX" / "class" / "._alice.ipynb", "\x00\x05")
     touch(tmp_path / "class" / ".ipynb_checkpoints" / "alice-checkpoint.ipynb")
     touch(tmp_path / "class" / ".DS_Store", "\x00")
+    touch(tmp_path / "class" / ".hypothesis" / "unicode_data" / "14.0.0" / "charmap.json.gz", "\x1f\x8b")
+    touch(tmp_path / "class" / ".hypothesis" / "constants" / "16ff4a8187b6f971", "# file: ...")
+    touch(tmp_path / "class" / ".virtual_documents" / "alice.ipynb")
     rows, skipped = found(tmp_path / "class")
     assert list(rows) == ["class/alice.ipynb"] and skipped == []
 
