@@ -11,6 +11,7 @@ import sys
 import time
 
 import psutil
+import pytest
 
 from packer.grading.demo_class import write_submission
 
@@ -83,3 +84,36 @@ def test_one_ctrl_c_stops_everything_cleans_up_and_leaves_the_gradebook_as_it_wa
     assert processes_mentioning(str(scratch)) == []  # no worker, kernel or child of a kernel left running
     assert list(scratch.iterdir()) == [] and list(runtime.iterdir()) == []  # no temp folders, no connection files
     assert {p.name: p.read_bytes() for p in book.iterdir()} == before
+
+
+@pytest.mark.parametrize("after", [0.5, 1.5, 3.0])
+def test_a_ctrl_c_at_any_moment_of_starting_up_stops_cleanly_too(tmp_path, after):
+    """While the grader loads, checks its inputs, fills the search cache or starts its workers."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    for number in range(2):
+        write_submission(tmp_path / "class", f"learner{number}", "correct")
+    book = tmp_path / "grades"
+    grader = subprocess.Popen(
+        [sys.executable, "-m", "packer.grading", str(tmp_path / "class"), "--out", str(book), "--jobs", "2"],
+        env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(after)
+        os.killpg(grader.pid, signal.SIGINT)
+        _, err = grader.communicate(timeout=30)
+    finally:
+        if grader.poll() is None:
+            os.killpg(grader.pid, signal.SIGKILL)
+    # -SIGINT only when the signal came before Python itself was running (nothing printed at all then)
+    assert grader.returncode == 130 or (grader.returncode == -signal.SIGINT and err == ""), err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    if grader.returncode == 130:
+        assert [line for line in err.splitlines() if line.startswith("interrupted")] == [err.strip().splitlines()[-1]]
+    assert not book.exists()
+    assert processes_mentioning(str(scratch)) == []
+    assert list(scratch.iterdir()) == []
