@@ -4,16 +4,32 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lab test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade bench-sandbox clean
+.PHONY: venv lock lab test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade bench-sandbox clean
 
-# Reinstall only when pyproject.toml is newer than the last install.
-$(STAMP): pyproject.toml
+# Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
+# pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
+# inside installed packages (certifi's certificates, babel's locale data, ...), so a new release of one
+# must not change a lesson's saved outputs on the next fresh machine. `make lock` refreshes it.
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# Re-resolve pyproject.toml's ranges in a scratch environment and pin what they give today. Afterwards run
+# `make outputs exercises` and `make test`, and commit constraints.txt with the outputs it changed.
+LOCK_VENV := $(CURDIR)/.lock-venv
+lock:
+	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -e .
+	{ echo "# Exact versions for make venv (pip install -c constraints.txt -e .). Made by make lock with"; \
+	  echo "# $$($(LOCK_VENV)/bin/python --version); refresh with make lock, never by hand."; \
+	  $(LOCK_VENV)/bin/python -m pip freeze --exclude-editable; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf $(LOCK_VENV)
 
 # JupyterLab refuses to start as root unless told to (containers and CI machines often run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)

@@ -46,3 +46,37 @@ def test_environment_uses_conda_forge_and_installs_the_package_editable():
 def test_python_floor_matches():
     floor = _pyproject()["project"]["requires-python"]
     assert f"python{floor}" in _environment()["dependencies"]
+
+
+def _constraints() -> dict[str, str]:
+    lines = [line for line in (ROOT / "constraints.txt").read_text().splitlines() if line and not line.startswith("#")]
+    pins = {}
+    for line in lines:
+        name, sep, version = line.partition("==")
+        assert sep and version and " " not in line, f"constraints.txt: {line!r} is not an exact pin (name==version)"
+        pins[_name_and_spec(name)[0]] = version
+    return pins
+
+
+def test_constraints_pin_every_dependency_inside_its_pyproject_range():
+    from packaging.specifiers import SpecifierSet
+
+    pins = _constraints()
+    for name, spec in (_name_and_spec(r) for r in _pyproject()["project"]["dependencies"]):
+        assert name in pins, f"constraints.txt does not pin {name}: run make lock"
+        assert pins[name] in SpecifierSet(spec), f"constraints.txt pins {name}=={pins[name]}, outside {spec}: run make lock"
+
+
+def test_the_environment_under_test_is_the_pinned_one():
+    """make venv installs with -c constraints.txt: what runs the lessons is exactly what is pinned."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    differ = {}
+    for name, pinned in _constraints().items():
+        try:
+            installed = version(name)
+        except PackageNotFoundError:
+            installed = None
+        if installed != pinned:
+            differ[name] = (pinned, installed)
+    assert differ == {}, f"(pinned, installed) differ: {differ}; run make venv (or make lock on purpose)"
