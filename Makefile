@@ -89,4 +89,4 @@ bench-sandbox: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_containment.py
 
 clean:
-	rm -rf $(VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots
+	rm -rf $(VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots

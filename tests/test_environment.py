@@ -24,23 +24,30 @@ def _environment() -> dict:
     return yaml.safe_load((ROOT / "environment.yml").read_text())
 
 
+def _listed() -> dict[str, str]:
+    """Every requirement environment.yml lists, from conda-forge or under pip: (the project itself aside)."""
+    deps = _environment()["dependencies"]
+    from_pip = [r for d in deps if isinstance(d, dict) for r in d["pip"] if r != "-e ."]
+    return dict(_name_and_spec(d) for d in [*(d for d in deps if isinstance(d, str)), *from_pip])
+
+
 def test_environment_lists_every_pyproject_dependency_with_the_same_range():
     wanted = dict(_name_and_spec(r) for r in _pyproject()["project"]["dependencies"])
-    listed = dict(_name_and_spec(d) for d in _environment()["dependencies"] if isinstance(d, str))
+    listed = _listed()
     assert {name: listed.get(name) for name in wanted} == wanted
 
 
 def test_environment_lists_nothing_pyproject_does_not():
     wanted = {_name_and_spec(r)[0] for r in _pyproject()["project"]["dependencies"]}
-    listed = {_name_and_spec(d)[0] for d in _environment()["dependencies"] if isinstance(d, str)}
-    assert listed - wanted == {"python", "pip"}
+    assert set(_listed()) - wanted == {"python", "pip"}
 
 
-def test_environment_uses_conda_forge_and_installs_the_package_editable():
+def test_environment_uses_conda_forge_and_installs_the_package_editable_with_pip_last():
     env = _environment()
     assert env["channels"] == ["conda-forge"]
     pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict)]
-    assert pip_sections == [["-e ."]]
+    assert len(pip_sections) == 1 and pip_sections[0][-1] == "-e ."
+    assert pip_sections[0][:-1] == ["bpe-openai>=0.1.4,<0.2"]  # only what conda-forge does not carry
 
 
 def test_python_floor_matches():
@@ -64,7 +71,9 @@ def test_constraints_pin_every_dependency_inside_its_pyproject_range():
     pins = _constraints()
     for name, spec in (_name_and_spec(r) for r in _pyproject()["project"]["dependencies"]):
         assert name in pins, f"constraints.txt does not pin {name}: run make lock"
-        assert pins[name] in SpecifierSet(spec), f"constraints.txt pins {name}=={pins[name]}, outside {spec}: run make lock"
+        assert pins[name] in SpecifierSet(spec), (
+            f"constraints.txt pins {name}=={pins[name]}, outside {spec}: run make lock"
+        )
 
 
 def test_the_environment_under_test_is_the_pinned_one():
