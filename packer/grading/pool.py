@@ -162,12 +162,22 @@ class Pool:
                     on_outcome(self._receive(worker))
                     worker.graded += 1
                     if worker.graded >= RECYCLE_AFTER and worker.process.is_alive():
-                        worker.conn.send(None)  # it stops its warm kernel and exits; joined at close
-                        self.retired.append(worker)
+                        self._retire(worker)
                     if not worker.process.is_alive() or worker in self.retired:
                         slot = self.workers.index(worker)  # the new worker's kernels keep the slot's user ids
                         self.workers[slot] = worker = self._start(slot)
                     self._hand_out(worker, todo)
+
+    def _retire(self, worker: Worker) -> None:
+        """Let a worker stop its warm kernel and exit, and wait for that: its successor's kernels take the
+        same slot's user ids, whose process limit must not count a kernel of the old worker."""
+        with contextlib.suppress(OSError):
+            worker.conn.send(None)
+        worker.process.join(10)
+        if worker.process.is_alive():  # SIGTERM: it kills its kernels' process trees and exits at once
+            worker.process.terminate()
+            worker.process.join(3)
+        self.retired.append(worker)
 
     def _hand_out(self, worker: Worker, todo: Any) -> None:
         worker.busy = next(todo, None)
