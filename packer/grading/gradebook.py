@@ -187,13 +187,16 @@ def to_csv(outcomes: list[Outcome]) -> str:
 
 
 def grader_section(options: Options) -> dict[str, Any]:
-    """What this grader grades with: the checks' digest, the versions that decide a verdict, the options."""
+    """What this grader grades with: the checks' digest, the versions that decide a verdict (and the one that
+    draws the report's figures), the options."""
     import hypothesis
+    import matplotlib
 
     return {
         "checks_version": checks_version(),
         "python": platform.python_version(),
         "hypothesis": hypothesis.__version__,
+        "matplotlib": matplotlib.__version__,
         "cell_timeout": options.cell_timeout,
         "notebook_timeout": options.notebook_timeout,
         "questions": list(options.questions) or "all",

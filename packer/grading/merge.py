@@ -137,6 +137,12 @@ def check_out(out: Path, shards: Shards) -> Gradebook | None:
     return previous
 
 
+def _matplotlib_version() -> str:
+    import matplotlib
+
+    return matplotlib.__version__
+
+
 def main(argv: list[str] | None = None) -> int:
     """Merge the shard gradebooks into --out; exit 0 when written, 2 (nothing written) when refused."""
     parser = argparse.ArgumentParser(prog="python -m packer.grading.merge", description=__doc__.splitlines()[0])
@@ -154,6 +160,13 @@ def main(argv: list[str] | None = None) -> int:
                 "the shards were graded with other checks than this grader's (checks_version "
                 f"{grader['checks_version'][:12]}…, here {checks_version()[:12]}…); merge with the "
                 "grader that graded them"
+            )
+        drawn_with = grader.get("matplotlib")
+        if drawn_with is not None and drawn_with != _matplotlib_version():
+            raise ValueError(
+                f"the shards drew their reports with matplotlib {drawn_with}, this merge has {_matplotlib_version()}: "
+                "the merged report's figures would not match one run's byte for byte; merge in an environment made "
+                "from the same constraints.txt as the shards'"
             )
         outcomes = merged_rows(shards)
         previous = check_out(args.out, shards)

@@ -137,6 +137,9 @@ def test_a_merge_refuses_missing_duplicate_or_mismatched_shards_and_writes_nothi
     def lost_row(data):
         data["submissions"].pop()
 
+    def drawn_elsewhere(data):
+        data["grader"]["matplotlib"] = "0.1"
+
     cases = [
         ((one, two), "missing shard 3 of 3"),
         ((one, two, two, three), "shard 2/3 given twice"),
@@ -145,6 +148,10 @@ def test_a_merge_refuses_missing_duplicate_or_mismatched_shards_and_writes_nothi
         ((one, two, edited(three, tmp_path, stray_row)), f"{stray} does not belong to shard 3/3"),
         ((edited(one, tmp_path, lost_row), two, three), f"the class they saw had {len(CLASS)} submissions"),
         ((one, two, whole), "not a shard"),
+        (
+            tuple(edited(shard, tmp_path, drawn_elsewhere) for shard in (one, two, three)),
+            "the shards drew their reports with matplotlib 0.1",
+        ),
         ((one, two, folder), "not a gradebook"),
     ]
     for given, why in cases:
