@@ -24,6 +24,8 @@ def test_make_lab_starts_jupyterlab_with_the_repository_configuration():
 
 
 def test_make_lab_creates_the_environment_when_it_is_missing(tmp_path):
-    for name in ("Makefile", "pyproject.toml"):
+    for name in ("Makefile", "pyproject.toml", "constraints.txt"):
         shutil.copy(ROOT / name, tmp_path / name)
-    assert "-m venv .venv" in dry_run(tmp_path)
+    commands = dry_run(tmp_path)
+    assert "-m venv .venv" in commands
+    assert "pip install --quiet --disable-pip-version-check -c constraints.txt -e ." in commands  # the pins
