@@ -20,13 +20,12 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 import uuid
 from pathlib import Path
 
-from packer.grading.kernels import finish_search_cache, warm_search_cache
+from packer.grading.kernels import finish_search_cache, make_run_dir, warm_search_cache
 from packer.grading.gradebook import Gradebook, checks_version, open_gradebook, to_csv, write_gradebook
 from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, peak_memory_mb
@@ -320,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
             submission.late = previous.rows[submission.name].late
 
     version = checks_version()
-    run_dir = tempfile.mkdtemp(prefix="workbook-grade-")
+    run_dir = make_run_dir()
     options = Options(args.timeout, args.notebook_timeout, qids, lesson, run_dir, uuid.uuid4().hex, limits)
     started = time.monotonic()
     progress = None

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
@@ -48,6 +49,24 @@ WARM_UP = (
     "from hypothesis import find, strategies as st\n"
     "find(st.text(), lambda text: True)\n"
 )
+
+
+SOCKET_PATH_MAX = 107  # bytes in a Unix socket's path (sun_path, Linux): a contained kernel's ipc sockets
+
+
+def make_run_dir() -> str:
+    """The grading run's temporary folder: under TMPDIR as usual, unless a contained kernel's socket path
+    would be too long there (a deep TMPDIR, as on many batch systems): then under /tmp."""
+    run_dir = tempfile.mkdtemp(prefix="workbook-grade-")
+    if len(os.fsencode(_longest_socket(run_dir))) > SOCKET_PATH_MAX:
+        os.rmdir(run_dir)
+        run_dir = tempfile.mkdtemp(prefix="workbook-grade-", dir="/tmp")
+    return run_dir
+
+
+def _longest_socket(run_dir: str) -> str:
+    """The longest ipc socket path a contained kernel of this run binds (see start_kernel)."""
+    return os.path.join(run_dir, "runtime", "0" * 32, "kernel-99")
 
 
 def search_cache(run_dir: str) -> str:

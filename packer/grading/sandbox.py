@@ -165,6 +165,20 @@ def command_prefix(
         "--setenv",
         "TMPDIR",
         "/tmp",
+        # What IPython, matplotlib and other tools keep under HOME goes to the private /tmp instead, so the
+        # kernel's own housekeeping never reads in the gradebook as files the notebook wrote.
+        "--setenv",
+        "IPYTHONDIR",
+        "/tmp/ipython",
+        "--setenv",
+        "MPLCONFIGDIR",
+        "/tmp/matplotlib",
+        "--setenv",
+        "XDG_CACHE_HOME",
+        "/tmp/cache",
+        "--setenv",
+        "XDG_CONFIG_HOME",
+        "/tmp/config",
         "--setenv",
         "JPY_PARENT_PID",
         "1",  # in its own pid namespace the parent's pid means nothing

@@ -127,6 +127,34 @@ def test_the_batch_survives_and_every_learner_has_a_row(contained):
     assert contained["rows"]["honest"]["score"] == contained["rows"]["honest"]["max_score"]
 
 
+def test_an_honest_learner_gets_no_note_about_the_kernels_own_housekeeping(contained):
+    # IPython's profile, matplotlib's and other caches go to the private /tmp, not the learner's folder.
+    assert contained["rows"]["honest"]["notes"] == [], contained["rows"]["honest"]["notes"]
+    assert contained["rows"]["honest"]["status"] == "graded"
+
+
+def test_a_deep_tmpdir_does_not_make_the_kernels_sockets_too_long(tmp_path):
+    """Unix socket paths hold at most 107 bytes; batch systems often set TMPDIR deep down a job folder."""
+    deep = tmp_path / ("job-" + "x" * 60) / "tmp"
+    deep.mkdir(parents=True)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    nbformat.write(solution(), folder / "alice-01_assemble_context.ipynb")
+    run = subprocess.run(
+        [sys.executable, "-m", "packer.grading", str(folder), "--out", str(tmp_path / "grades"), "--jobs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(deep)},
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    [row] = json.loads((tmp_path / "grades" / "grades.json").read_text(encoding="utf-8"))["submissions"]
+    assert (row["status"], row["score"]) == ("graded", row["max_score"]), row["notes"]
+    assert row["containment"].startswith("bubblewrap")
+    assert list(deep.iterdir()) == []  # nothing left behind either place
+
+
 @pytest.mark.parametrize(
     "kind",
     [
