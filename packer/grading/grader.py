@@ -84,10 +84,12 @@ def check_out_is_apart(out: Path, paths: list[Path]) -> None:
 def grade_all(submissions: list[Submission], options: Options, jobs: int, progress=None) -> tuple[list[Outcome], float]:
     """Grade every submission, `jobs` at a time; rows sorted by name, and the largest worker's peak memory."""
     outcomes: list[Outcome] = []
-    warming = warm_search_cache(options.run_dir, options.run_token)
-    pool = Pool(max(1, min(jobs, len(submissions))), options)  # its workers start while the cache fills
+    pool = Pool(max(1, min(jobs, len(submissions))), options)
+    warming = None
     interrupted = True
     try:
+        warming = warm_search_cache(options.run_dir, options.run_token)
+        pool.start()  # its workers start while the cache fills
         problem = finish_search_cache(warming, options.run_dir)
         if problem:
             print(f"warning: {problem}; each kernel builds its own, so grading is slower", file=sys.stderr)
@@ -101,6 +103,9 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
         interrupted = False
     finally:
         with no_interrupts() if interrupted else contextlib.nullcontext():
+            if warming is not None and warming.poll() is None:  # interrupted before the cache was ready
+                warming.kill()
+                warming.wait()
             pool.close(interrupted=interrupted)
     return sorted(outcomes, key=lambda o: o.name), pool.worker_peak_mb
 
@@ -205,6 +210,7 @@ def make_progress(total: int):
     """A tqdm progress bar on stderr, one step per graded submission."""
     from tqdm import tqdm
 
+    tqdm.monitor_interval = 0  # no monitor thread: the grader stays single-threaded (see pool._interrupts_held)
     bar = tqdm(
         total=total,
         desc="grading",

@@ -115,6 +115,26 @@ async def _worker_loop(conn: Any, options: Options, slot: int) -> None:
 
 
 # --- the grader side ---------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C back while a worker is born, without losing it. The new process must be born ignoring
+    SIGINT (a disposition it inherits; it then ignores it for good, so it never prints a traceback), so the
+    grader ignores it for that moment too, with SIGINT blocked: a blocked signal is never discarded as
+    ignored but kept pending, and is raised here as KeyboardInterrupt once the handler is back. The grader
+    runs no other thread (tqdm's monitor is off), which could otherwise take the signal and drop it.
+    Main thread only; elsewhere it holds nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # one held back is raised now
+
+
 RECYCLE_AFTER = 100  # submissions a worker grades before a fresh one takes over (what it leaks, it takes along)
 
 
@@ -130,24 +150,31 @@ class Pool:
     """`jobs` worker processes, each handed one submission at a time."""
 
     def __init__(self, jobs: int, options: Options):
+        self.jobs = jobs
         self.options = options
         self.context = multiprocessing.get_context("spawn")
-        self.workers = [self._start(slot) for slot in range(jobs)]
+        self.workers: list[Worker] = []
         self.retired: list[Worker] = []
         self.worker_peak_mb = 0.0
 
+    def start(self) -> None:
+        """Start the workers (each one registered at once, so close() stops whichever started)."""
+        for slot in range(self.jobs):
+            self._start(slot)
+
     def _start(self, slot: int) -> Worker:
+        """Start the worker for `slot`; a Ctrl-C that comes meanwhile is raised once it is registered."""
         parent, child = self.context.Pipe()
         process = self.context.Process(target=_worker, args=(child, self.options, slot), daemon=True)
-        main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-        try:  # born ignoring Ctrl-C, so one that comes while it starts up prints no traceback
+        with _interrupts_held():
             process.start()
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
-        child.close()
-        return Worker(process, parent)
+            child.close()
+            worker = Worker(process, parent)
+            if slot < len(self.workers):
+                self.workers[slot] = worker
+            else:
+                self.workers.append(worker)
+        return worker
 
     def grade(self, submissions: Iterable[Submission], on_outcome: Callable[[Outcome], None]) -> None:
         """Grade every submission, calling on_outcome with each row as it comes."""
@@ -165,7 +192,7 @@ class Pool:
                         self._retire(worker)
                     if not worker.process.is_alive() or worker in self.retired:
                         slot = self.workers.index(worker)  # the new worker's kernels keep the slot's user ids
-                        self.workers[slot] = worker = self._start(slot)
+                        worker = self._start(slot)
                     self._hand_out(worker, todo)
 
     def _retire(self, worker: Worker) -> None:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 import uuid
 
 import nbformat
+import pytest
 
 from packer.grading import pool as pool_module
 from packer.grading.grader import grade_all
@@ -38,3 +44,20 @@ def test_a_recycled_worker_is_gone_before_its_successor_starts_and_no_row_is_los
     assert overlaps == []
     assert [o.name.split("/")[-1] for o in outcomes] == [f"learner{n}-01_assemble_context.ipynb" for n in range(5)]
     assert all(o.status == "graded" and o.score == o.max_score for o in outcomes), [o.as_dict() for o in outcomes]
+
+
+def test_a_ctrl_c_while_a_worker_is_being_born_is_raised_once_it_is_registered_never_lost():
+    reached = []
+    with pytest.raises(KeyboardInterrupt), pool_module._interrupts_held():
+        os.kill(os.getpid(), signal.SIGINT)  # what a terminal's Ctrl-C does to the grader
+        time.sleep(0.05)  # unheld, the handler would have run by now
+        reached.append("registered")
+    assert reached == ["registered"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # and Ctrl-C works as before
+
+
+def test_a_process_born_meanwhile_ignores_ctrl_c_from_its_first_instruction():
+    show = "print(next(l for l in open('/proc/self/status') if l.startswith('SigIgn')).split()[1])"
+    with pool_module._interrupts_held():
+        child = subprocess.run([sys.executable, "-c", show], capture_output=True, text=True, check=True)
+    assert int(child.stdout, 16) & (1 << (signal.SIGINT - 1))
