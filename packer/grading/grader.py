@@ -229,7 +229,8 @@ def make_progress(total: int):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Grade the submissions and write the gradebook; exit 0 when every row was written, 130 on Ctrl-C."""
+    """Grade the submissions and write the gradebook; exit 0 when every row was written, 2 when refused before
+    grading, 3 when written but no submission could be graded (every row a grader error), 130 on Ctrl-C."""
     parser = argparse.ArgumentParser(prog="python -m packer.grading", description=__doc__.splitlines()[0])
     parser.add_argument("submissions", nargs="+", help="notebooks, zip archives, or folders searched for both")
     parser.add_argument(
@@ -384,6 +385,22 @@ def main(argv: list[str] | None = None) -> int:
             f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
             f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)"
         )
+        failed = [o for o in outcomes if o.status == "grader error"]
+        if failed:
+            everyone = len(failed) == len(outcomes)
+            what = (
+                "ERROR: no submission could be graded"
+                if everyone
+                else f"warning: {len(failed)} of {len(outcomes)} submissions could not be graded"
+            )
+            first = f"{failed[0].name}: {failed[0].notes[0] if failed[0].notes else 'no note'}"
+            print(
+                f"{what}: the grader itself failed (first: {first}); fix the cause and grade again into "
+                f"{args.out} to regrade them",
+                file=sys.stderr,
+            )
+            if everyone:  # a batch job must count this task as failed and run it again
+                return 3
     return 0
 
 

@@ -10,6 +10,7 @@ import csv
 import hashlib
 import inspect
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -363,3 +364,30 @@ def test_command_line_refuses_bad_options(tmp_path):
             grade.main([str(tmp_path), "--out", str(tmp_path / "o"), *args])
     with pytest.raises(SystemExit):
         grade.main([str(tmp_path), "--out", str(tmp_path / "o")])  # no notebooks there
+
+
+def test_a_run_where_no_kernel_could_start_says_so_and_fails_so_a_batch_job_retries(tmp_path):
+    """Every row written (a `grader error` each, with the cause), a loud line, and exit status 3."""
+    spec = tmp_path / "jupyter" / "kernels" / "python3"
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {"argv": ["/nonexistent/python", "-f", "{connection_file}"], "display_name": "x", "language": "python"}
+        )
+    )
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice", "bob"):
+        nbformat.write(solution(), folder / f"{name}-01_assemble_context.ipynb")
+    run = subprocess.run(
+        [sys.executable, "-m", "packer.grading", str(folder), "--out", str(tmp_path / "grades"), "--sandbox", "off"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")},
+    )
+    assert run.returncode == 3, run.stderr[-2000:]
+    assert "ERROR: no submission could be graded: the grader itself failed" in run.stderr
+    assert "/nonexistent/python" in run.stderr
+    rows = json.loads((tmp_path / "grades" / "grades.json").read_text(encoding="utf-8"))["submissions"]
+    assert [row["status"] for row in rows] == ["grader error", "grader error"]
