@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from grader_cli import grade_cli
 from packer.grading import sandbox
 from packer.grading.demo_class import solution, with_cell
 
@@ -79,27 +78,19 @@ def contained(tmp_path_factory):
     for kind, source in cells.items():
         nbformat.write(with_cell(source, before="assemble_context"), folder / f"{kind}-01_assemble_context.ipynb")
     honest_bytes = other.read_bytes()
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "packer.grading",
-            str(folder),
-            "--out",
-            str(gradebook),
-            "--jobs",
-            "2",
-            "--timeout",
-            "20",
-            "--notebook-timeout",
-            "120",
-            "--sandbox",
-            "required",
-        ],
-        capture_output=True,
-        text=True,
+    run = grade_cli(
+        str(folder),
+        "--out",
+        str(gradebook),
+        "--jobs",
+        "2",
+        "--timeout",
+        "20",
+        "--notebook-timeout",
+        "120",
+        "--sandbox",
+        "required",
         timeout=900,
-        cwd=ROOT,
     )
     stop.set()
     thread.join()
@@ -140,13 +131,14 @@ def test_a_deep_tmpdir_does_not_make_the_kernels_sockets_too_long(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
     nbformat.write(solution(), folder / "alice-01_assemble_context.ipynb")
-    run = subprocess.run(
-        [sys.executable, "-m", "packer.grading", str(folder), "--out", str(tmp_path / "grades"), "--jobs", "1"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
+    run = grade_cli(
+        str(folder),
+        "--out",
+        str(tmp_path / "grades"),
+        "--jobs",
+        "1",
         env={**os.environ, "TMPDIR": str(deep)},
+        timeout=300,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     [row] = json.loads((tmp_path / "grades" / "grades.json").read_text(encoding="utf-8"))["submissions"]
@@ -204,22 +196,8 @@ def test_nothing_reached_outside_the_submissions_own_folder(contained):
 
 def test_required_refuses_where_containment_cannot_run(tmp_path):
     env = {**os.environ, "PATH": str(tmp_path)}  # no bwrap on this PATH
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "packer.grading",
-            str(ROOT / "solutions"),
-            "--out",
-            str(tmp_path / "grades"),
-            "--sandbox",
-            "required",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        env=env,
+    run = grade_cli(
+        str(ROOT / "solutions"), "--out", str(tmp_path / "grades"), "--sandbox", "required", env=env, timeout=120
     )
     assert run.returncode == 2 and "bwrap not found" in run.stderr, run.stderr
     assert not (tmp_path / "grades").exists()
@@ -230,24 +208,8 @@ def test_auto_warns_loudly_and_grades_where_containment_cannot_run(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
     nbformat.write(solution(), folder / "alice-01_assemble_context.ipynb")
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "packer.grading",
-            str(folder),
-            "--out",
-            str(tmp_path / "grades"),
-            "--jobs",
-            "1",
-            "--timeout",
-            "20",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-        env=env,
+    run = grade_cli(
+        str(folder), "--out", str(tmp_path / "grades"), "--jobs", "1", "--timeout", "20", env=env, timeout=300
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "WARNING: grading WITHOUT containment (bwrap not found" in run.stderr

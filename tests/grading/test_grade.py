@@ -11,7 +11,6 @@ import hashlib
 import inspect
 import json
 import os
-import subprocess
 import sys
 import textwrap
 import time
@@ -22,6 +21,7 @@ import psutil
 import pytest
 
 import packer.grading.grader as grade
+from grader_cli import grade_cli
 from packer.grading.gradebook import Gradebook
 from packer.grading.demo_class import KINDS, LESSON, definition_cell, solution, write_submission
 from packer.checking.exercises import to_exercise
@@ -107,24 +107,8 @@ def gradebook(tmp_path_factory):
     (folder / "zzz-vandal.ipynb").write_text(nbformat.writes(vandal))
     before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
     out = tmp_path_factory.mktemp("grades")
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "packer.grading",
-            str(folder),
-            "--out",
-            str(out),
-            "--jobs",
-            "2",
-            "--timeout",
-            str(TIMEOUT),
-            "--sandbox",
-            "off",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=900,
+    run = grade_cli(
+        str(folder), "--out", str(out), "--jobs", "2", "--timeout", str(TIMEOUT), "--sandbox", "off", timeout=900
     )
     finished = time.monotonic()
     assert run.returncode == 0, run.stderr
@@ -379,12 +363,14 @@ def test_a_run_where_no_kernel_could_start_says_so_and_fails_so_a_batch_job_retr
     folder.mkdir()
     for name in ("alice", "bob"):
         nbformat.write(solution(), folder / f"{name}-01_assemble_context.ipynb")
-    run = subprocess.run(
-        [sys.executable, "-m", "packer.grading", str(folder), "--out", str(tmp_path / "grades"), "--sandbox", "off"],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    run = grade_cli(
+        str(folder),
+        "--out",
+        str(tmp_path / "grades"),
+        "--sandbox",
+        "off",
         env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")},
+        timeout=300,
     )
     assert run.returncode == 3, run.stderr[-2000:]
     assert "ERROR: no submission could be graded: the grader itself failed" in run.stderr

@@ -10,8 +10,6 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import nbformat
 import pytest
 
 import packer.grading.grader as grade
+from grader_cli import grade_cli
 from packer.grading.demo_class import KINDS, LESSON, exercise, solution
 from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS, feedback_name
 
@@ -51,10 +50,6 @@ def lost_its_metadata() -> str:
 def write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-
-
-def grade_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "packer.grading", *args], capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,10 @@ sees them. (Throughput at 100 to 5,000 submissions is measured by tests/benchmar
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import nbformat
 
+from grader_cli import grade_cli
 from packer.grading.demo_class import KINDS, with_saved_figures
 
 MEGABYTES = 20  # saved output per notebook
@@ -25,12 +24,7 @@ def test_grading_large_notebooks_keeps_the_graders_memory_under_a_bound_set_by_j
         notebook = with_saved_figures(KINDS["no-functions"][1](), MEGABYTES, seed=number)
         (folder / f"learner{number}.ipynb").write_text(nbformat.writes(notebook))
     assert sum(p.stat().st_size for p in folder.iterdir()) > LEARNERS * MEGABYTES * 0.95e6
-    run = subprocess.run(
-        [sys.executable, "-m", "packer.grading", str(folder), "--out", str(tmp_path / "grades"), "--jobs", "2"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    run = grade_cli(str(folder), "--out", str(tmp_path / "grades"), "--jobs", "2")
     assert run.returncode == 0, run.stderr
     grader, worker = map(float, re.search(r"grader (\d+) MB, largest worker (\d+) MB", run.stdout).groups())
     assert grader < GRADER_BOUND_MB, run.stdout
