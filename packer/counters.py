@@ -2,6 +2,9 @@
 
 `count_words`, `count_utf8_bytes` and `count_chars_div4` are teaching units, not model tokens.
 `bpe(name)` returns a real token counter for the byte-level BPE encodings `cl100k_base` and `o200k_base`.
+`pretokens(text, name)` shows the pieces those encodings cut a text into before any merge, and
+`seam_is_cut(left, right, name)` says whether joining two texts leaves every piece as it was, which is
+exactly when their counts are sure to add up (see its docstring).
 
 Why this implementation of `bpe`: tiktoken downloads its vocabulary files on first use, which the workbook
 may not do at run time. The `bpe-openai` package ships both vocabularies inside its wheel (compiled into a
@@ -97,22 +100,58 @@ def _extension() -> ModuleType:
 
 
 @functools.cache
+def _tokenizer(name: str) -> object:
+    """One encoding, loaded once from the installed wheel (no network)."""
+    return _extension().tokenizer_for_encoding(name)
+
+
+def _on_text(argument: str, text: object, measure: Callable[[str], object]) -> object:
+    """measure(text) for a str; a ValueError naming the argument for anything else or invalid UTF-8."""
+    if not isinstance(text, str):
+        raise ValueError(f"{argument} must be a str, got {type(text).__name__}")
+    try:
+        return measure(text)
+    except UnicodeEncodeError as error:
+        raise ValueError(f"{argument} is not valid UTF-8 at index {error.start}: {error.reason}") from None
+
+
+@functools.cache
 def _bpe_counter(name: str) -> Callable[[str], int]:
-    """Load one encoding from the installed wheel (no network) and wrap its count."""
-    tokenizer = _extension().tokenizer_for_encoding(name)
+    """Wrap one encoding's count as a plain text -> int counter."""
+    tokenizer = _tokenizer(name)
 
     def count(text: str) -> int:
-        if not isinstance(text, str):
-            raise ValueError(f"text must be a str, got {type(text).__name__}")
-        try:
-            return tokenizer.count(text)
-        except UnicodeEncodeError as error:
-            raise ValueError(f"text is not valid UTF-8 at index {error.start}: {error.reason}") from None
+        return _on_text("text", text, tokenizer.count)
 
     count.__name__ = count.__qualname__ = f"count_{name}"
     count.__doc__ = f"Real {name} tokens: byte-level BPE, special-token look-alikes counted as plain text."
     BPE_COUNTERS[id(count)] = (count, name)  # the entry keeps the counter alive, so its id is never reused
     return count
+
+
+def _encoding(name: object) -> str:
+    """The encoding's name, checked; ValueError naming the argument."""
+    if not isinstance(name, str) or name not in BPE_ENCODINGS:
+        raise ValueError(f"encoding must be one of {', '.join(BPE_ENCODINGS)}, got {name!r}")
+    return name
+
+
+def pretokens(text: str, encoding: str) -> list[str]:
+    """The pieces the encoding's pre-tokenizer cuts `text` into; BPE then merges bytes only inside a piece."""
+    return list(_on_text("text", text, _tokenizer(_encoding(encoding)).pretokenize))
+
+
+def seam_is_cut(left: str, right: str, encoding: str) -> bool:
+    """True when joining `left + right` changes no piece of either: then their token counts add up exactly.
+
+    A byte-level BPE tokenizer counts a text as the sum of its pieces' counts, each piece encoded on its
+    own. If the pieces of the joined text are the pieces of `left` followed by those of `right`, the
+    joined count is therefore the sum of the two counts. The converse does not hold: pieces can change
+    and the totals still happen to agree, so False means "not guaranteed", not "counts differ".
+    """
+    split = _tokenizer(_encoding(encoding)).pretokenize
+    apart = _on_text("left", left, split) + _on_text("right", right, split)
+    return split(left + right) == apart
 
 
 COUNTERS: dict[str, Callable[[str], int]] = {
