@@ -20,9 +20,11 @@ from packer.lab.corpus import samples as corpus_samples
 from packer.lab.count_plots import plot_errors
 from packer.lab.measure import UNITS, Measured, measure
 from packer.lab.plots import plot_check, plot_plan, plot_trace
+from packer.lab.seams import format_seams, unescape
 from packer.section_budget import SECTION_ORDER, check_sections, estimate_tokens, format_plan, plan_budget
 from packer.lab.trace import format_trace, trace_chunks, trace_prompt, trace_utf8
 from packer.utf8 import pack_utf8
+from packer.validation import require_passages
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,18 @@ def utf8_view(passages: Any, limit: int, reserve: int) -> View:
         text, _ = pack_utf8(passages, limit, reserve)
         trace = trace_utf8(passages, limit, reserve)
         return View(f"{format_trace(trace)}\npayload = {text!r}", plot_trace(trace))
+
+    return _guarded(build)
+
+
+def seams_view(question: str, passages: Any, line_format: str, separator: str, encoding: str, shown: int) -> View:
+    """The seams of a prompt rendered with a typed line format and separator (\\n escapes), first `shown` passages."""
+
+    def build() -> View:
+        checked = require_passages(passages)
+        if type(shown) is not int or not 0 <= shown <= len(checked):
+            raise ValueError(f"shown: expected 0 to {len(checked)}, got {shown!r}")
+        return View(format_seams(question, checked[:shown], unescape(line_format), unescape(separator), encoding))
 
     return _guarded(build)
 
@@ -200,6 +214,23 @@ def explore_prompt(
     menu = widgets.Dropdown(options=list(COUNTERS), value=counter or next(iter(COUNTERS)), description="counter")
     controls = {"limit": _slider("limit", limit, 0, high), "counter": menu}
     return Explorer(prompt_view, controls, question=question, passages=passages)
+
+
+def explore_seams(
+    question: str, passages: Any, line_format: str = "[{id}] {text}\\n", separator: str = "", shown: int | None = None
+) -> Explorer:
+    """Text boxes for the line format and separator, an encoding menu and a passage slider over seams_view."""
+    passages = require_passages(passages)
+    box = {"style": {"description_width": "initial"}, "layout": widgets.Layout(width="480px")}
+    controls = {
+        "line_format": widgets.Text(value=line_format, description="line format", **box),
+        "separator": widgets.Text(value=separator, description="separator between lines", **box),
+        "encoding": widgets.Dropdown(
+            options=["cl100k_base", "o200k_base"], value="cl100k_base", description="encoding"
+        ),
+        "shown": _slider("passages", len(passages) if shown is None else shown, 0, len(passages)),
+    }
+    return Explorer(seams_view, controls, question=question, passages=passages)
 
 
 def explore_utf8(passages: Any, limit: int = 64, reserve: int = 0, high: int = 200) -> Explorer:
