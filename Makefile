@@ -20,11 +20,14 @@ venv: $(STAMP)
 
 # Re-resolve pyproject.toml's ranges in a scratch environment and pin what they give today. Afterwards run
 # `make outputs exercises` and `make test`, and commit constraints.txt with the outputs it changed.
+# `make lock KEEP=1` keeps every existing pin and only adds what pyproject.toml gained since the last lock
+# (a new dependency then moves no other version, so no lesson's saved numbers change).
 LOCK_VENV := $(CURDIR)/.lock-venv
+KEEP ?=
 lock:
 	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -e .
+	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(if $(KEEP),-c constraints.txt) -e .
 	{ echo "# Exact versions for make venv (pip install -c constraints.txt -e .). Made by make lock with"; \
 	  echo "# $$($(LOCK_VENV)/bin/python --version); refresh with make lock, never by hand."; \
 	  $(LOCK_VENV)/bin/python -m pip freeze --exclude-editable; } > constraints.txt.new
