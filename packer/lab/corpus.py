@@ -25,7 +25,7 @@ class Sample:
     """Passages of one kind of text, with the script or content type and where they come from."""
 
     name: str
-    kind: str  # "prose", "code", "names", "data": what the published rule-of-thumb numbers compare with
+    kind: str  # "prose", "code", "names", "data": the kind of text, as the lesson's figures colour it
     script: str
     source: str
     passages: tuple[str, ...]
@@ -54,7 +54,7 @@ def _groups(lines: list[str], size: int, joiner: str = "\n") -> list[str]:
 
 
 def english_prose() -> Sample:
-    """Paragraphs of CPython's own documentation topics (the text behind help('topics'))."""
+    """Paragraphs of CPython's own documentation topics (the text help() shows for a topic or keyword, e.g. help('raise'))."""
     from pydoc_data.topics import topics
 
     paragraphs = [p.strip() for key in sorted(topics) for p in topics[key].split("\n\n")]

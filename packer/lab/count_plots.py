@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from packer.lab.measure import PUBLISHED, Measured, Split, headroom_needed, median, nearest_rank
+from matplotlib.lines import Line2D
+
+from packer.lab.measure import RULE_OF_THUMB_CHARS_PER_TOKEN, Measured, Split, headroom_needed, median, nearest_rank
 
 KIND_COLOURS = {"prose": "#2a9d8f", "code": "#264653", "names": "#e9c46a", "data": "#e76f51"}
-PUBLISHED_COLOUR = "#8d99ae"
 
 
 def _kind_legend(ax, extra: list | None = None) -> None:
@@ -19,23 +20,12 @@ def _kind_legend(ax, extra: list | None = None) -> None:
 
 
 def plot_ratios(measured: Sequence[Measured]) -> Figure:
-    """Median chars/4 ÷ real tokens per sample with its 5–95% range, against the published numbers."""
+    """Median chars/4 ÷ real tokens per sample with its 5–95% range; the dotted line is the 4-characters rule."""
     fig = Figure(figsize=(7.6, 4.4), dpi=80)
     fig.subplots_adjust(left=0.25, right=0.8, bottom=0.12, top=0.92)
     ax = fig.add_subplot()
     rows = list(reversed(measured))
     for y, m in enumerate(rows):
-        published = PUBLISHED.get(m.sample.name)
-        if published:
-            low, high = published
-            ax.fill_betweenx(
-                [y - 0.35, y + 0.35],
-                low - 0.01 * (low == high),
-                high + 0.01 * (low == high),
-                color=PUBLISHED_COLOUR,
-                alpha=0.45,
-                linewidth=0,
-            )
         ratios = m.ratios()
         colour = KIND_COLOURS[m.sample.kind]
         ax.plot([nearest_rank(ratios, 0.05), nearest_rank(ratios, 0.95)], [y, y], color=colour, linewidth=2)
@@ -45,7 +35,8 @@ def plot_ratios(measured: Sequence[Measured]) -> Figure:
     ax.set_xlim(0, max(1.5, max(nearest_rank(m.ratios(), 0.95) for m in measured) + 0.1))
     ax.set_xlabel("chars/4 estimate ÷ real tokens  (1 = exact, below 1 = under-counts)")
     ax.set_title(f"chars/4 against {measured[0].encoding}: median and 5–95% of passages")
-    _kind_legend(ax, [Patch(color=PUBLISHED_COLOUR, alpha=0.45, label="published")])
+    rule = f"{RULE_OF_THUMB_CHARS_PER_TOKEN} chars per token\n(OpenAI's rule for English)"
+    _kind_legend(ax, [Line2D([], [], color="black", linewidth=0.8, linestyle=":", label=rule)])
     return fig
 
 

@@ -41,7 +41,7 @@ class Outcome:
     limit: int
     relevance: float  # sum of the chosen passages' scores
     available: float  # sum of every candidate's score
-    in_rank_order: bool  # no passage left out ranks above a chosen one
+    top_k: bool  # the choice is a prefix of the ranking: no passage left out ranks above a chosen one
     calls: int
     characters: int
     planned: int | None = None  # what the policy believed the prompt costs, when it did not measure it
@@ -200,13 +200,13 @@ def outcomes_table(outcomes: Sequence[Outcome]) -> str:
     """One line per policy: passages, tokens of the re-measured prompt, relevance kept, order, counter calls."""
     lines = [
         f"{'policy':<30} {'kept':>4} {'tokens':>6} {'of':>5} {'relevance':>9} {'share':>6} "
-        f"{'rank order':>10} {'calls':>5} {'chars measured':>14}"
+        f"{'top k':>5} {'calls':>5} {'chars measured':>14}"
     ]
     for o in outcomes:
         flag = " OVER" if o.over else ""
         lines.append(
             f"{o.policy:<30} {len(o.chosen):>4} {o.tokens:>6} {o.limit:>5} {o.relevance:>9.2f} "
-            f"{o.relevance / o.available if o.available else 0:>6.0%} {'kept' if o.in_rank_order else 'broken':>10} "
+            f"{o.relevance / o.available if o.available else 0:>6.0%} {'yes' if o.top_k else 'no':>5} "
             f"{o.calls:>5} {o.characters:>14,}{flag}"
         )
     return "\n".join(lines)

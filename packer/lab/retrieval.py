@@ -1,9 +1,13 @@
 """Lesson 06's retrieval run: lesson 05's real corpus as a collection, ranked for a few questions with BM25.
 
-BM25 is the classic bag-of-words relevance score (Robertson and Spärck Jones): a query word counts for
-more when it is rare in the collection (idf), when it recurs in the passage (tf, with diminishing
-returns set by k1), and less in a long passage (length normalised by b). It is written out here in a few
-lines, deterministic, with no index to build or download.
+BM25 is the classic bag-of-words relevance score, introduced by Robertson, Walker, Jones, Hancock-Beaulieu
+and Gatford in "Okapi at TREC-3" (1994, https://trec.nist.gov/pubs/trec3/papers/city.ps.gz): a query word
+counts for more when it is rare in the collection (idf), when it recurs in the passage (tf, with diminishing
+returns set by k1), and less in a long passage (length normalised by b). Two choices differ from the 1994
+form: the idf is the one Lucene's BM25Similarity computes, log(1 + (N - n + 0.5) / (n + 0.5)), which is never
+negative (the 1994 log((N - n + 0.5) / (n + 0.5)) is negative for a word in more than half the passages),
+and each distinct query word counts once. It is written out here in a few lines, deterministic, with no
+index to build or download.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ QUESTIONS = (
     "How does the debugger run commands and set breakpoints?",
     "如何运行单元格并重启服务？",  # "How do I run cells and restart the server?", for the Chinese UI messages
 )
-CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"  # kana, Han, Hangul: no spaces between words
+# Kana, Han and Hangul: each character is a term of its own. Chinese and Japanese put no spaces between words;
+# Korean does, and splitting its Hangul into syllables is this retriever's choice, to treat the three alike.
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 K1, B = 1.5, 0.75
 
 
@@ -40,7 +46,8 @@ class Hit:
 
 
 def words(text: str) -> list[str]:
-    """The terms BM25 matches: lower-cased runs of letters and digits, and each CJK character on its own."""
+    """The terms BM25 matches: lower-cased runs of letters and digits, and each CJK character on its own
+    (combining marks, such as Devanagari vowel signs, are not letters here and split a word)."""
     return re.findall(rf"[{CJK}]|[^\W_{CJK}]+", text.lower())
 
 

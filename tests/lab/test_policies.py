@@ -134,7 +134,7 @@ def test_every_policy_on_every_question_against_the_spec(runs, limit):
                 render_prompt(question, [(h.key, h.text) for h in hits if h.key in outcome.chosen])
             )
             assert not outcome.over, (question, outcome)
-        assert first.in_rank_order and first.chosen == tuple(h.key for h in hits[: len(first.chosen)])
+        assert first.top_k and first.chosen == tuple(h.key for h in hits[: len(first.chosen)])
         chosen, _, _ = pack_prompt(question, [(h.key, h.text) for h in hits], limit, COUNT)
         assert skip.chosen == tuple(key for key, _ in chosen)
         assert best.planned == best.tokens, "line counts add up exactly (the seam argument)"
