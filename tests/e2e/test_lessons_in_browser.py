@@ -23,6 +23,7 @@ from packer.lab.widgets import (
     plan_view,
     policies_view,
     prompt_view,
+    seams_view,
     sections_view,
     utf8_view,
 )
@@ -42,6 +43,13 @@ CHUNKS = [
 ]
 PASSAGES = [("a", "one two"), ("b", "one two three four five"), ("c", "six")]
 UTF8_PASSAGES = [("a", "é"), ("b", "naïve café"), ("c", "日本語"), ("d", "🙂 ok")]
+SEAM_PASSAGES = [
+    ("a", "Tides follow the moon."),
+    ("b", "東京の天気"),
+    ("c", "x = f(1)  # 2"),
+    ("d", "see the note}"),
+    ("e", "2026 totals"),
+]
 
 
 def describe_budget(budget: int) -> str:
@@ -61,6 +69,8 @@ class Explorer:
     expected: Callable[[int], str]  # the text the explorer shows at a value of the moved slider
     dropdowns: int = 0
     textareas: int = 0
+    texts: int = 0  # one-line text boxes
+    typed: tuple[int, str, Callable[[int], str]] | None = None  # box index, what to type, the text then shown
     moved: int = 0  # which of its sliders the test moves, counted from the top
     key: str = "ArrowRight"
     figure: bool = True  # it draws a figure that changes with the slider
@@ -97,6 +107,18 @@ EXPLORERS: dict[str, list[Explorer]] = {
             start=9,
             key="ArrowLeft",
             expected=lambda v: prompt_view("why", PASSAGES, v, FIRST_COUNTER).text,
+        ),
+        Explorer(
+            "explore_seams(",
+            sliders=1,
+            dropdowns=1,
+            texts=2,
+            start=5,
+            key="ArrowLeft",
+            figure=False,
+            expected=lambda v: seams_view("why", SEAM_PASSAGES, "[{id}] {text}\\n", "", "cl100k_base", v).text,
+            # a line break at the start of each line instead of the end: seams that were cut no longer are
+            typed=(0, "\\n[{id}] {text}", lambda v: seams_view("why", SEAM_PASSAGES, "\\n[{id}] {text}", "", "cl100k_base", v).text),
         ),
     ],
     "03_utf8_packer": [
@@ -190,6 +212,10 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, sc
                 "the figure was not redrawn for the new value",
             )
             assert figure.evaluate("img => img.complete && img.naturalWidth > 0"), "the new figure did not load"
+        if explorer.typed:
+            box, typed, shown = explorer.typed
+            cell.locator(".widget-text input").nth(box).fill(typed)
+            wait_for_text(text, shown(value))
         notebook.screenshot(cell, screenshots / f"{lesson}-explorer-{number}.png")
 
 
@@ -200,6 +226,7 @@ def check_controls(cell, explorer: Explorer) -> None:
         ".widget-slider": explorer.sliders,
         ".widget-dropdown": explorer.dropdowns,
         ".widget-textarea": explorer.textareas,
+        ".widget-text": explorer.texts,
         explorer.output: 1,
         ".widget-output img": 1 if explorer.figure else 0,
     }
