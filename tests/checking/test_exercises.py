@@ -268,6 +268,16 @@ def test_to_exercise_strips_solutions_and_outputs_and_records_the_lesson():
     assert render(exercise).endswith("\n") and nbformat.reads(render(exercise), as_version=4) == exercise
 
 
+def test_to_exercise_keeps_the_solutions_kernelspec_and_language_info():
+    """JupyterLab marks a notebook modified when these differ from the running kernel's, so the exercise carries
+    exactly the solution's (tests/test_notebook_metadata.py holds the solutions to the installed kernel's)."""
+    solution = _tiny_solution()
+    solution.metadata["language_info"] = {"name": "python", "version": "3.11.7", "file_extension": ".py"}
+    exercise = to_exercise(solution, "09_tiny")
+    assert exercise.metadata["kernelspec"] == solution.metadata["kernelspec"]
+    assert exercise.metadata["language_info"] == solution.metadata["language_info"]
+
+
 def test_to_exercise_does_not_modify_its_input():
     solution = _tiny_solution()
     before = copy.deepcopy(solution)

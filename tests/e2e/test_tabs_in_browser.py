@@ -1,0 +1,35 @@
+"""Opening and closing notebooks in JupyterLab as a learner does when following the links between a lesson, its
+exercise and its solution: an untouched notebook is not marked modified and closes without a question."""
+
+from __future__ import annotations
+
+import time
+
+from notebook_page import NotebookPage
+
+LESSON = "notebooks/01_assemble_context.ipynb"
+EXERCISE = "exercises/01_assemble_context.ipynb"
+SOLUTION = "solutions/01_assemble_context.ipynb"
+
+
+def open_all(page, lab, paths: list[str], workspace: str) -> list[NotebookPage]:
+    """The first notebook by its URL, the others in the same page with File > Open from Path…"""
+    opened = [NotebookPage.open(page, lab, paths[0], workspace=workspace)]
+    opened += [NotebookPage.open_from_path(page, lab, path) for path in paths[1:]]
+    return opened
+
+
+def test_untouched_notebooks_open_unmodified_and_close_without_asking(page, lab, screenshots):
+    """JupyterLab writes the running kernel's spec and language into the notebook once the kernel connects; a
+    saved kernelspec that differs (its display name was "Python 3", the kernel's is "Python 3 (ipykernel)") made
+    every notebook open marked modified and ask to be saved on closing."""
+    notebooks = open_all(page, lab, [LESSON, EXERCISE, SOLUTION], workspace="untouched")
+    for notebook in notebooks:
+        notebook.tab.click()
+        notebook.wait_until_kernel_shown_idle()
+    time.sleep(2)  # give a late metadata update the time to mark a tab
+    page.screenshot(path=str(screenshots / "tabs-untouched.png"))
+    for notebook in notebooks:
+        assert "jp-mod-dirty" not in notebook.tab.get_attribute("class"), f"{notebook.path} opened marked modified"
+    for notebook in reversed(notebooks):
+        notebook.close_tab()
