@@ -58,7 +58,8 @@ outputs: $(STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 $(NOTEBOOKS)
 
-# Regenerate exercises/ from solutions/ (stubs in place of solution code, outputs cleared).
+# Regenerate exercises/ from solutions/ (solutions/solution_NN_x.ipynb -> exercises/exercise_NN_x.ipynb: stubs in
+# place of solution code, outputs cleared).
 exercises: $(STAMP)
 	$(BIN)/python -m packer.checking.exercises
 

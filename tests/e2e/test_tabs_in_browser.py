@@ -8,8 +8,8 @@ import time
 from notebook_page import NotebookPage
 
 LESSON = "notebooks/01_assemble_context.ipynb"
-EXERCISE = "exercises/01_assemble_context.ipynb"
-SOLUTION = "solutions/01_assemble_context.ipynb"
+EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
+SOLUTION = "solutions/solution_01_assemble_context.ipynb"
 
 
 def open_all(page, lab, paths: list[str], workspace: str) -> list[NotebookPage]:
@@ -33,3 +33,23 @@ def test_untouched_notebooks_open_unmodified_and_close_without_asking(page, lab,
         assert "jp-mod-dirty" not in notebook.tab.get_attribute("class"), f"{notebook.path} opened marked modified"
     for notebook in reversed(notebooks):
         notebook.close_tab()
+
+
+def test_a_lesson_its_exercise_and_its_solution_show_three_different_tab_labels(page, lab, screenshots):
+    """They were all `01_assemble_context.ipynb`. JupyterLab clips a label too long for its tab at its end (22 or
+    23 characters showed with three tabs open, 4 to 6 with twelve), so the kind comes first in the file name:
+    `exercise_01_…`, `solution_01_…`. The labels are compared as far as the page shows them, with the three
+    open and again with every lesson open as well, when each tab is narrow."""
+    notebooks = open_all(page, lab, [LESSON, EXERCISE, SOLUTION], workspace="three-tabs")
+    shown = [notebook.tab_label_shown() for notebook in notebooks]
+    assert all(shown) and len(set(shown)) == 3, f"the three tabs read {shown}"
+    page.screenshot(path=str(screenshots / "tabs-lesson-exercise-solution.png"))
+
+    others = sorted(p.relative_to(lab.root).as_posix() for p in (lab.root / "notebooks").glob("*.ipynb"))
+    for path in others:
+        if path != LESSON:
+            NotebookPage.open_from_path(page, lab, path)
+    narrow = [notebook.tab_label_shown() for notebook in notebooks]
+    assert all(narrow) and len(set(narrow)) == 3, f"with {len(others) + 2} tabs open the three read {narrow}"
+    assert all(len(n) < len(s) for n, s in zip(narrow, shown)), "the tabs did not get narrower"
+    page.screenshot(path=str(screenshots / "tabs-many.png"))
