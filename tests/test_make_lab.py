@@ -29,3 +29,21 @@ def test_make_lab_creates_the_environment_when_it_is_missing(tmp_path):
     commands = dry_run(tmp_path)
     assert "-m venv .venv" in commands
     assert "pip install --quiet --disable-pip-version-check -c constraints.txt -e ." in commands  # the pins
+
+
+def lab_config():
+    """jupyter-config/jupyter_server_config.py as Jupyter loads it."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    return PyFileConfigLoader("jupyter_server_config.py", path=str(ROOT / "jupyter-config")).load_config()
+
+
+def test_the_lab_culls_only_kernels_that_no_page_is_connected_to():
+    """The backstop behind shutting a kernel down when its tab closes: a kernel idle for an hour with no page
+    connected (its browser went away) is stopped; an open notebook's kernel never is, however long it sits idle."""
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+
+    culling = lab_config().MappingKernelManager
+    assert set(culling) <= set(MappingKernelManager.class_traits()), "a misspelled setting is silently ignored"
+    assert culling.cull_idle_timeout >= 3600 and culling.cull_interval > 0
+    assert culling.cull_connected is False and culling.cull_busy is False

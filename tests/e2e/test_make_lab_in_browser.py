@@ -15,7 +15,7 @@ def test_the_server_serves_the_repository_root(lab):
     assert {"notebooks", "exercises", "solutions", "packer"} <= top
 
 
-def test_the_shipped_settings_turn_the_news_off_and_keep_every_cell_in_the_page(lab):
+def test_the_shipped_settings_turn_the_news_off_keep_every_cell_in_the_page_and_stop_kernels_on_close(lab):
     def defaults(plugin: str) -> dict:
         """The plugin's defaults as this lab serves them: the schema's, with the shipped overrides applied."""
         request = urllib.request.Request(
@@ -27,7 +27,8 @@ def test_the_shipped_settings_turn_the_news_off_and_keep_every_cell_in_the_page(
 
     notification = defaults("@jupyterlab/apputils-extension:notification")
     assert (notification["fetchNews"], notification["checkForUpdates"]) == ("false", False)
-    assert defaults("@jupyterlab/notebook-extension:tracker")["windowingMode"] == "none"
+    tracker = defaults("@jupyterlab/notebook-extension:tracker")
+    assert (tracker["windowingMode"], tracker["kernelShutdown"]) == ("none", True)
 
 
 def test_the_opened_page_shows_lesson_00_the_whole_repository_and_no_news(page, lab, screenshots):

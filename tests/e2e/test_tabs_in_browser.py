@@ -1,11 +1,12 @@
 """Opening and closing notebooks in JupyterLab as a learner does when following the links between a lesson, its
-exercise and its solution: an untouched notebook is not marked modified and closes without a question."""
+exercise and its solution: an untouched notebook is not marked modified and closes without a question, the three
+tabs can be told apart, and a closed notebook leaves no kernel running."""
 
 from __future__ import annotations
 
 import time
 
-from notebook_page import NotebookPage
+from notebook_page import NotebookPage, wait_until
 
 LESSON = "notebooks/01_assemble_context.ipynb"
 EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
@@ -53,3 +54,26 @@ def test_a_lesson_its_exercise_and_its_solution_show_three_different_tab_labels(
     assert all(narrow) and len(set(narrow)) == 3, f"with {len(others) + 2} tabs open the three read {narrow}"
     assert all(len(n) < len(s) for n, s in zip(narrow, shown)), "the tabs did not get narrower"
     page.screenshot(path=str(screenshots / "tabs-many.png"))
+
+
+def running_kernels(lab) -> set[str]:
+    return {kernel["id"] for kernel in lab.api("kernels")}
+
+
+def test_closing_notebooks_stops_their_kernels(page, lab):
+    """A walk through the lessons left a kernel running per notebook opened (15 of them): the shipped settings shut a
+    notebook's kernel down when its tab closes. Counted through the server's REST API (/api/kernels)."""
+    assert running_kernels(lab) == set(), "a kernel of an earlier test is still running"
+    lesson, exercise = open_all(page, lab, [LESSON, EXERCISE], workspace="close-kernels")
+    kernel_of = {session["path"]: session["kernel"]["id"] for session in lab.api("sessions")}
+    assert running_kernels(lab) == {kernel_of[LESSON], kernel_of[EXERCISE]}
+
+    exercise.close_tab()
+    wait_until(
+        lambda: running_kernels(lab) == {kernel_of[LESSON]},
+        "closing the exercise did not stop its kernel alone",
+        seconds=30,
+    )
+    lesson.close_tab()
+    wait_until(lambda: running_kernels(lab) == set(), "closing the lesson did not stop its kernel", seconds=30)
+    assert lab.api("sessions") == []
