@@ -31,3 +31,7 @@ c.MappingKernelManager.cull_idle_timeout = 3600
 c.MappingKernelManager.cull_interval = 300
 c.MappingKernelManager.cull_connected = False
 c.MappingKernelManager.cull_busy = False
+
+# jupyter_lsp (installed with JupyterLab) looks for language servers at start-up by running `npm prefix -g`, which
+# writes a log into ~/.npm/_logs wherever npm is installed. The lessons use no language server.
+c.LanguageServerManager.autodetect = False
