@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade bench-sandbox clean
+.PHONY: venv lock lab lab-env test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade bench-sandbox clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -37,10 +37,25 @@ lock:
 # JupyterLab refuses to start as root unless told to (containers and CI machines often run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # The lab's configuration is the folder jupyter-config/ (repository root served, first lesson opened, news
-# pop-up off); the browser tests in tests/e2e/ start JupyterLab with the same folder.
+# pop-up off, a kernel shut down with its tab).
 LAB_CONFIG := $(CURDIR)/jupyter-config
+# Everything the lab and its kernels write goes to .jupyter-state/ (git-ignored), none of it to the home
+# folder: Jupyter's config folder (workspaces, changed settings, its migration marker), data folder (the
+# notebook-signature database and its secret), runtime folder (server and kernel connection files, the cookie
+# secret), IPython's folder (history), matplotlib's (font cache), and other caches a kernel fills (jedi's and
+# parso's, for completion). Your own ~/.jupyter settings are not read by this lab either.
+LAB_STATE := $(CURDIR)/.jupyter-state
+LAB_ENV := JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
+	JUPYTER_CONFIG_DIR="$(LAB_STATE)/config" JUPYTER_DATA_DIR="$(LAB_STATE)/data" \
+	JUPYTER_RUNTIME_DIR="$(LAB_STATE)/runtime" IPYTHONDIR="$(LAB_STATE)/ipython" \
+	MPLCONFIGDIR="$(LAB_STATE)/matplotlib" XDG_CACHE_HOME="$(LAB_STATE)/cache"
 lab: $(STAMP)
-	JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" $(BIN)/jupyter lab $(ALLOW_ROOT)
+	$(LAB_ENV) $(BIN)/jupyter lab $(ALLOW_ROOT)
+
+# The environment `make lab` starts JupyterLab with, one NAME=value a line: the browser tests in tests/e2e/
+# start their JupyterLab with exactly this.
+lab-env:
+	@env -i $(LAB_ENV) env
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest
@@ -61,7 +76,8 @@ outputs: $(STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 $(NOTEBOOKS)
 
-# Regenerate exercises/ from solutions/ (stubs in place of solution code, outputs cleared).
+# Regenerate exercises/ from solutions/ (solutions/solution_NN_x.ipynb -> exercises/exercise_NN_x.ipynb: stubs in
+# place of solution code, outputs cleared).
 exercises: $(STAMP)
 	$(BIN)/python -m packer.checking.exercises
 
@@ -92,4 +108,4 @@ bench-sandbox: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_containment.py
 
 clean:
-	rm -rf $(VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots
+	rm -rf $(VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots .jupyter-state

@@ -1,7 +1,8 @@
 """The JupyterLab that `make lab` starts, and the browser tests too: one configuration for both.
 
 `make lab` puts this folder first on JUPYTER_CONFIG_PATH, so Jupyter reads this file and the settings in
-labconfig/default_setting_overrides.json (no news pop-up, every notebook cell kept in the page).
+labconfig/default_setting_overrides.json (no news pop-up, every notebook cell kept in the page, a notebook's
+kernel shut down when its tab closes).
 """
 
 from pathlib import Path
@@ -20,3 +21,17 @@ c.ServerApp.extra_template_paths = [str(HERE / "templates")]
 
 # The editable install's metadata folder is not something a learner needs to see.
 c.ContentsManager.hide_globs.append("*.egg-info")
+
+# A notebook's kernel stops when its tab closes (kernelShutdown in labconfig/default_setting_overrides.json), so
+# following the links through the lessons no longer leaves a kernel per notebook opened. Kernels whose page went
+# away without closing its tabs (the browser closed, a reload that did not reconnect) are the backstop's: one that
+# has been idle for an hour with no page connected is stopped. A kernel an open notebook is connected to is never
+# culled, however long the learner reads, so no one loses the variables of a lesson they are still on.
+c.MappingKernelManager.cull_idle_timeout = 3600
+c.MappingKernelManager.cull_interval = 300
+c.MappingKernelManager.cull_connected = False
+c.MappingKernelManager.cull_busy = False
+
+# jupyter_lsp (installed with JupyterLab) looks for language servers at start-up by running `npm prefix -g`, which
+# writes a log into ~/.npm/_logs wherever npm is installed. The lessons use no language server.
+c.LanguageServerManager.autodetect = False

@@ -1,6 +1,9 @@
 """The conda/Binder environment and the pip project list the same dependencies with the same ranges."""
 
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -90,3 +93,24 @@ def test_the_environment_under_test_is_the_pinned_one():
         if installed != pinned:
             differ[name] = (pinned, installed)
     assert differ == {}, f"(pinned, installed) differ: {differ}; run make venv (or make lock on purpose)"
+
+
+def test_the_project_builds_without_a_deprecation_warning(tmp_path):
+    """`make venv`'s install, reduced to what reads pyproject.toml: pip builds the editable install's metadata in an
+    isolated environment with the [build-system] setuptools, which warned that `project.license` as a table is
+    deprecated (an SPDX string needs setuptools>=77). A scratch copy, so the checkout gains no build litter."""
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "packer", tmp_path / "packer", ignore=shutil.ignore_patterns("__pycache__"))
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "--no-deps", "--dry-run"]
+        + ["--ignore-installed", "-e", "."],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    output = built.stdout + built.stderr
+    assert built.returncode == 0, output
+    assert "deprecat" not in output.lower(), output
+    assert _pyproject()["project"]["license"] == "MIT"  # an SPDX expression, not a table

@@ -61,7 +61,7 @@ def test_closes_with_key_points_exercise_and_next_lesson(name):
     following = LESSONS[(LESSONS.index(name) + 1) % len(LESSONS)]
     assert f"({following}.ipynb)" in last.source
     if name != "00_start_here":
-        assert f"(../exercises/{name}.ipynb)" in last.source
+        assert f"(../exercises/exercise_{name}.ipynb)" in last.source
 
 
 @pytest.mark.parametrize("name", LESSONS)

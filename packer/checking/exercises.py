@@ -2,6 +2,11 @@
 
 Run `python -m packer.checking.exercises` (or `make exercises`) from the repository root after editing a
 solution notebook; `--check` only reports whether exercises/ is up to date (exit 1 when stale).
+
+File names: lesson `01_assemble_context` is `notebooks/01_assemble_context.ipynb`, its solution
+`solutions/solution_01_assemble_context.ipynb` and its exercise `exercises/exercise_01_assemble_context.ipynb`.
+The kind comes first because JupyterLab clips a tab's label at its end: with the three open side by side,
+their first characters already tell them apart.
 """
 
 from __future__ import annotations
@@ -17,6 +22,25 @@ BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
 MD_SOLUTION = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.DOTALL)
 MD_PLACEHOLDER = "*Write your answer here.*"
 SOLUTION_ONLY = "solution-only"
+EXERCISE_PREFIX, SOLUTION_PREFIX = "exercise_", "solution_"
+
+
+def exercise_name(lesson: str) -> str:
+    """The exercise notebook's file name for a lesson slug: `exercise_01_assemble_context.ipynb`."""
+    return f"{EXERCISE_PREFIX}{lesson}.ipynb"
+
+
+def solution_name(lesson: str) -> str:
+    """The solution notebook's file name for a lesson slug: `solution_01_assemble_context.ipynb`."""
+    return f"{SOLUTION_PREFIX}{lesson}.ipynb"
+
+
+def solution_lessons(root: Path) -> dict[str, Path]:
+    """Lesson slug -> solution notebook, for every `solutions/solution_NN_*.ipynb` under root, in order."""
+    return {
+        path.stem.removeprefix(SOLUTION_PREFIX): path
+        for path in sorted((root / "solutions").glob(f"{SOLUTION_PREFIX}[0-9][0-9]_*.ipynb"))
+    }
 
 
 def stub_code(source: str) -> str:
@@ -75,9 +99,14 @@ def render(notebook: nbformat.NotebookNode) -> str:
 def expected_exercises(root: Path) -> dict[Path, str]:
     """Every exercise file path under root and the text the generator would write there."""
     wanted = {}
-    for path in sorted((root / "solutions").glob("*.ipynb")):
+    strays = sorted(set((root / "solutions").glob("*.ipynb")) - set(solution_lessons(root).values()))
+    if strays:
+        raise ValueError(f"{strays[0]}: not named solutions/{solution_name('NN_lesson')}, so it would get no exercise")
+    for lesson, path in solution_lessons(root).items():
         try:
-            wanted[root / "exercises" / path.name] = render(to_exercise(nbformat.read(path, as_version=4), path.stem))
+            wanted[root / "exercises" / exercise_name(lesson)] = render(
+                to_exercise(nbformat.read(path, as_version=4), lesson)
+            )
         except ValueError as error:
             raise ValueError(f"{path}: {error}") from None
     return wanted

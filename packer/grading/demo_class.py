@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 
-from packer.checking.exercises import to_exercise
+from packer.checking.exercises import solution_name, to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository root
 LESSON = "01_assemble_context"
@@ -25,7 +25,7 @@ NotebookMaker = Callable[[], "nbformat.NotebookNode | str"]
 
 def solution() -> nbformat.NotebookNode:
     """The lesson-01 solution as a learner would hand it in: outputs cleared, lesson recorded."""
-    notebook = nbformat.read(ROOT / "solutions" / f"{LESSON}.ipynb", as_version=4)
+    notebook = nbformat.read(ROOT / "solutions" / solution_name(LESSON), as_version=4)
     notebook.cells = [c for c in notebook.cells if "solution-only" not in c.get("metadata", {}).get("tags", [])]
     for cell in notebook.cells:
         if cell.cell_type == "code":
@@ -37,7 +37,7 @@ def solution() -> nbformat.NotebookNode:
 
 def exercise() -> nbformat.NotebookNode:
     """The untouched lesson-01 exercise."""
-    return to_exercise(nbformat.read(ROOT / "solutions" / f"{LESSON}.ipynb", as_version=4), LESSON)
+    return to_exercise(nbformat.read(ROOT / "solutions" / solution_name(LESSON), as_version=4), LESSON)
 
 
 def definition_cell(notebook: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:

@@ -22,6 +22,7 @@ from typing import Any
 
 import nbformat
 
+from packer.checking.exercises import solution_lessons
 from packer.grading.kernels import Kernel, results_folder, stop_kernel
 from packer.grading.sandbox import Limits
 from packer.grading.outcome import NOT_GRADED, Outcome, not_graded
@@ -79,8 +80,9 @@ class Options:
 
 # --- reading a notebook ---------------------------------------------------------------------------------------
 def lessons() -> dict[str, str]:
-    """Lesson number ('01') -> slug ('01_assemble_context'), from the grader's own solutions."""
-    return {p.stem[:2]: p.stem for p in sorted((GRADER_ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))}
+    """Lesson number ('01') -> slug ('01_assemble_context'), from the grader's own solutions
+    (`solutions/solution_01_assemble_context.ipynb`)."""
+    return {slug[:2]: slug for slug in solution_lessons(GRADER_ROOT)}
 
 
 def lesson_of(notebook: nbformat.NotebookNode, path: str) -> str:
@@ -99,9 +101,17 @@ def lesson_of(notebook: nbformat.NotebookNode, path: str) -> str:
 
 
 def lesson_from_name(path: str) -> str:
-    """The lesson a file name points at (`01_…`, `alice-03_…`), or ""."""
-    match = re.search(r"(?:^|[^0-9])(\d\d)_", Path(path).name)
-    return lessons().get(match.group(1), "") if match else ""
+    """The lesson a file name points at, or "": the one whose slug it contains (`exercise_01_assemble_context`,
+    as the workbook names exercises now, `01_assemble_context` as it did before, either behind a course tool's
+    prefix such as Canvas's `müllerjürgen_12353_67901_`), else the first lesson number followed by an
+    underscore (`03_my_copy`, `alice-02_prompt`, `exercise_04_mine`)."""
+    name = Path(path).name
+    slugs = lessons()
+    named = {slug for slug in slugs.values() if slug in name}
+    if len(named) == 1:
+        return named.pop()
+    numbered = [slugs[number] for number in re.findall(r"(?<![0-9])([0-9]{2})_", name) if number in slugs]
+    return numbered[0] if numbered else ""
 
 
 def static_flags(notebook: nbformat.NotebookNode) -> list[str]:

@@ -14,12 +14,13 @@ import nbformat
 import pytest
 
 from packer.checking import DEFER_VARIABLE, question
+from packer.checking.exercises import exercise_name
 
 from test_mutants import MUTANTS, REQUIREMENT_ONLY, checked, searched
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUGS = {
-    path.stem[1]: path.stem for path in (ROOT / "exercises").glob("0[1-9]_*.ipynb")
+    slug[1]: slug for slug in (p.stem.removeprefix("exercise_") for p in (ROOT / "exercises").glob("exercise_0[1-9]_*"))
 }  # "1" -> "01_assemble_context"
 
 
@@ -31,10 +32,10 @@ def _checks_run_now(monkeypatch):
 def setup_namespace(qid: str) -> dict:
     """The names an exercise notebook has after its setup cell (its first code cell) has run."""
     slug = SLUGS[qid[1]]
-    nb = nbformat.read(ROOT / "exercises" / f"{slug}.ipynb", as_version=4)
+    nb = nbformat.read(ROOT / "exercises" / exercise_name(slug), as_version=4)
     setup = next(cell for cell in nb.cells if cell.cell_type == "code")
     namespace: dict = {"__name__": "__main__"}
-    exec(compile(setup.source, f"<exercises/{slug} setup cell>", "exec"), namespace)
+    exec(compile(setup.source, f"<exercises/{exercise_name(slug)} setup cell>", "exec"), namespace)
     return namespace
 
 

@@ -22,7 +22,16 @@ from nbclient.exceptions import CellExecutionError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from packer.checking import DEFER_VARIABLE, NOT_ATTEMPTED, PASSED, grade, questions
-from packer.checking.exercises import MD_PLACEHOLDER, expected_exercises, main, render, stub_code, to_exercise
+from packer.checking.exercises import (
+    MD_PLACEHOLDER,
+    exercise_name,
+    expected_exercises,
+    main,
+    render,
+    solution_name,
+    stub_code,
+    to_exercise,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = [
@@ -38,8 +47,16 @@ OPEN_QUESTION = "### Open question (not auto-graded)"
 MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
 
 
+FILE_NAME = {"notebooks": lambda slug: f"{slug}.ipynb", "exercises": exercise_name, "solutions": solution_name}
+
+
+def _path(folder: str, slug: str) -> Path:
+    """A lesson's notebook in one of the three folders: `exercises/exercise_01_assemble_context.ipynb` and so on."""
+    return ROOT / folder / FILE_NAME[folder](slug)
+
+
 def _read(folder: str, slug: str) -> nbformat.NotebookNode:
-    return nbformat.read(ROOT / folder / f"{slug}.ipynb", as_version=4)
+    return nbformat.read(_path(folder, slug), as_version=4)
 
 
 def _code(nb: nbformat.NotebookNode) -> list:
@@ -114,7 +131,7 @@ def workbook_copy(tmp_path: Path) -> Path:
 
 def _damage(root: Path, how: str) -> tuple[Path, str]:
     """Edit or delete one exercise of a scratch copy; return its path and its pristine text."""
-    target = root / "exercises" / "02_prompt_packer.ipynb"
+    target = root / "exercises" / "exercise_02_prompt_packer.ipynb"
     pristine = target.read_text()
     if how == "edited":
         nb = nbformat.reads(pristine, as_version=4)
@@ -146,10 +163,26 @@ def test_check_mode_names_a_stale_exercise_and_a_regeneration_fixes_it(workbook_
 
 
 def test_check_mode_reports_an_exercise_without_a_solution(workbook_copy, capsys):
-    orphan = workbook_copy / "exercises" / "99_orphan.ipynb"
+    orphan = workbook_copy / "exercises" / "exercise_99_orphan.ipynb"
     orphan.write_text(render(new_notebook()))
     assert main(["--check", "--root", str(workbook_copy)]) == 1
     assert capsys.readouterr().out.splitlines() == [f"stale: {orphan}"]
+
+
+def test_the_generator_names_each_exercise_after_its_lesson_with_the_kind_first():
+    assert (exercise_name("01_assemble_context"), solution_name("01_assemble_context")) == (
+        "exercise_01_assemble_context.ipynb",
+        "solution_01_assemble_context.ipynb",
+    )
+    assert sorted(p.name for p in expected_exercises(ROOT)) == [exercise_name(slug) for slug in LESSONS]
+
+
+def test_a_solution_not_named_solution_nn_is_refused_rather_than_left_without_an_exercise(workbook_copy):
+    (workbook_copy / "solutions" / solution_name("02_prompt_packer")).rename(
+        workbook_copy / "solutions" / "02_prompt_packer.ipynb"  # the name the workbook used before
+    )
+    with pytest.raises(ValueError, match=r"02_prompt_packer\.ipynb: not named solutions/solution_NN_lesson\.ipynb"):
+        expected_exercises(workbook_copy)
 
 
 # --- the generator, cell by cell ----------------------------------------------------------------------
@@ -268,6 +301,16 @@ def test_to_exercise_strips_solutions_and_outputs_and_records_the_lesson():
     assert render(exercise).endswith("\n") and nbformat.reads(render(exercise), as_version=4) == exercise
 
 
+def test_to_exercise_keeps_the_solutions_kernelspec_and_language_info():
+    """JupyterLab marks a notebook modified when these differ from the running kernel's, so the exercise carries
+    exactly the solution's (tests/test_notebook_metadata.py holds the solutions to the installed kernel's)."""
+    solution = _tiny_solution()
+    solution.metadata["language_info"] = {"name": "python", "version": "3.11.7", "file_extension": ".py"}
+    exercise = to_exercise(solution, "09_tiny")
+    assert exercise.metadata["kernelspec"] == solution.metadata["kernelspec"]
+    assert exercise.metadata["language_info"] == solution.metadata["language_info"]
+
+
 def test_to_exercise_does_not_modify_its_input():
     solution = _tiny_solution()
     before = copy.deepcopy(solution)
@@ -288,7 +331,8 @@ def test_notebooks_exercises_and_solutions_hold_the_same_lessons():
         folder: sorted(p.stem for p in (ROOT / folder).glob("*.ipynb"))
         for folder in ("notebooks", "exercises", "solutions")
     }
-    assert stems["exercises"] == stems["solutions"] == LESSONS
+    assert stems["exercises"] == [f"exercise_{slug}" for slug in LESSONS]
+    assert stems["solutions"] == [f"solution_{slug}" for slug in LESSONS]
     assert stems["notebooks"] == ["00_start_here", *LESSONS], "00 is the only lesson without exercises"
     for slug in LESSONS:
         assert questions(slug), f"{slug} has no graded questions in the bank"
@@ -382,7 +426,7 @@ def test_solution_has_an_open_question_with_a_model_answer(slug):
 
 @pytest.mark.parametrize("slug", LESSONS)
 def test_every_solution_earns_full_marks_from_the_grader(slug):
-    namespace = _run_cells(_read("solutions", slug), f"solutions/{slug}", checks=False)
+    namespace = _run_cells(_read("solutions", slug), f"solutions/{solution_name(slug)}", checks=False)
     results = grade(namespace, slug)
     assert [r.qid for r in results] == [q.qid for q in questions(slug)]
     for result in results:
@@ -417,7 +461,7 @@ def executed():
 @pytest.mark.parametrize("slug", LESSONS)
 def test_untouched_exercise_runs_top_to_bottom_in_a_kernel(executed, slug):
     nb, error = executed(slug)
-    assert error is None, f"exercises/{slug}.ipynb crashed:\n{error}"
+    assert error is None, f"exercises/{exercise_name(slug)} crashed:\n{error}"
     errors = [out for cell in _code(nb) for out in cell.outputs if out.output_type == "error"]
     assert not errors
 
@@ -433,7 +477,7 @@ def test_untouched_exercise_checks_say_not_attempted(executed, slug):
 
 @pytest.mark.parametrize("slug", LESSONS)
 def test_untouched_exercise_earns_nothing_from_the_grader(slug):
-    results = grade(_run_cells(_read("exercises", slug), f"exercises/{slug}"), slug)
+    results = grade(_run_cells(_read("exercises", slug), f"exercises/{exercise_name(slug)}"), slug)
     assert [r.qid for r in results] == [q.qid for q in questions(slug)]
     for result in results:
         assert (result.status, result.points) == (NOT_ATTEMPTED, 0), str(result)

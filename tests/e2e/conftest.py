@@ -1,5 +1,6 @@
-"""The browser tests' fixtures: a JupyterLab configured exactly as `make lab` configures it, on a copy of the
-repository, and Debian's Chromium driven headless by Playwright.
+"""The browser tests' fixtures: a JupyterLab started exactly as `make lab` starts it (the environment
+`make lab-env` prints, so jupyter-config/ and the .jupyter-state/ folder), on a copy of the repository and with
+an empty home folder that must stay empty, and Debian's Chromium driven headless by Playwright.
 
 Where Chromium is missing every test that needs it is skipped with the reason (pytest's `-rs` prints it);
 the tests of the server alone still run.
@@ -21,6 +22,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +54,7 @@ NOT_COPIED = shutil.ignore_patterns(
     "grades",
     "demo-class",
     "submissions",
+    ".jupyter-state",
 )
 STARTUP_SECONDS = 90
 
@@ -82,6 +85,7 @@ class Lab:
     log: Path
     runtime: Path
     pid: int
+    home: Path  # the HOME the server and its kernels were given: empty, and it must stay so
 
     def url(self, path: str, workspace: str) -> str:
         """The lab URL that opens `path` (relative to the root) in a workspace of its own."""
@@ -118,26 +122,27 @@ def chromium() -> Path:
     return CHROMIUM
 
 
-@pytest.fixture(scope="session")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """JupyterLab on a temporary copy of the repository (it autosaves notebooks), configured by the copy's own
-    jupyter-config/ exactly as `make lab` does, on a free port of 127.0.0.1, without a browser of its own."""
-    before = tracked_notebooks()
-    base = tmp_path_factory.mktemp("lab")
-    root = base / "workbook"
+# What the lab is started without: anything of the developer's own that would change where Jupyter, IPython,
+# matplotlib or a cache reads or writes (make lab-env sets what the lab needs; HOME is a new, empty folder).
+OWN_SETTINGS = ("JUPYTER", "IPYTHON", "MPL", "XDG_")
+
+
+def make_lab_environment(root: Path, home: Path) -> dict[str, str]:
+    """The environment `make lab` starts JupyterLab with in `root` (`make lab-env`), with `home` as HOME."""
+    made = subprocess.run(["make", "-s", "lab-env"], cwd=root, capture_output=True, text=True, check=True).stdout
+    inherited = {name: value for name, value in os.environ.items() if not name.startswith(OWN_SETTINGS)}
+    return {**inherited, "HOME": str(home), **dict(line.split("=", 1) for line in made.splitlines())}
+
+
+@contextmanager
+def started_lab(base: Path) -> Iterator[Lab]:
+    """JupyterLab on a fresh copy of the repository in `base` (it autosaves notebooks), started as `make lab`
+    starts it, on a free port of 127.0.0.1, without a browser of its own, with the empty folder base/home as HOME.
+    Stopped on leaving; what it wrote stays in the copy's .jupyter-state/ for the caller to look at."""
+    root, home = base / "workbook", base / "home"
     shutil.copytree(ROOT, root, ignore=NOT_COPIED)
-    # Only the repository's configuration counts: the user's own Jupyter config, settings, workspaces and
-    # kernels in the home folder stay out, and the server's runtime files go to a folder removed afterwards.
-    home = {name: base / name for name in ("config", "data", "runtime", "user-settings", "workspaces")}
-    env = {
-        **os.environ,
-        "JUPYTER_CONFIG_PATH": str(root / "jupyter-config"),
-        "JUPYTER_CONFIG_DIR": str(home["config"]),
-        "JUPYTER_DATA_DIR": str(home["data"]),
-        "JUPYTER_RUNTIME_DIR": str(home["runtime"]),
-        "JUPYTERLAB_SETTINGS_DIR": str(home["user-settings"]),
-        "JUPYTERLAB_WORKSPACES_DIR": str(home["workspaces"]),
-    }
+    home.mkdir()
+    env = make_lab_environment(root, home)
     port, token = free_port(), hashlib.sha256(os.urandom(32)).hexdigest()
     command = [
         sys.executable,
@@ -155,7 +160,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     with open(log, "wb") as sink:
         server = subprocess.Popen(
             command,
-            cwd=base,
+            cwd=root,
             env=env,
             stdout=sink,
             stderr=subprocess.STDOUT,
@@ -163,13 +168,33 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             start_new_session=True,
         )
     try:
-        running = Lab(root, port, token, log, home["runtime"], server.pid)
+        running = Lab(root, port, token, log, runtime_dir(env), server.pid, home)
         _wait_until_ready(server, running)
         yield running
     finally:
         _stop(server)
-        shutil.rmtree(home["runtime"], ignore_errors=True)
+
+
+def runtime_dir(env: dict[str, str]) -> Path:
+    """Where a Jupyter started with `env` keeps its runtime files (the page that opens the browser among them)."""
+    asked = [sys.executable, "-m", "jupyter", "--runtime-dir"]
+    return Path(subprocess.run(asked, env=env, capture_output=True, text=True, check=True).stdout.strip())
+
+
+def written_under(folder: Path) -> list[str]:
+    """Every file and folder under `folder`, as paths relative to it."""
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """The JupyterLab every browser test uses (see started_lab). Afterwards the repository's own notebooks must be
+    as they were and the server's home folder still empty."""
+    before = tracked_notebooks()
+    with started_lab(tmp_path_factory.mktemp("lab")) as running:
+        yield running
     assert tracked_notebooks() == before, "a tracked notebook changed while the browser tests ran"
+    assert written_under(running.home) == [], "the lab wrote into its home folder"
 
 
 def _wait_until_ready(server: subprocess.Popen, lab: Lab) -> None:

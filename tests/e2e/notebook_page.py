@@ -44,6 +44,44 @@ class NotebookPage:
         notebook.wait_until_shown()
         return notebook
 
+    @classmethod
+    def open_from_path(cls, page, lab, path: str) -> NotebookPage:
+        """Open one more notebook in the same page, as a learner can: File > Open from Path…, type it, Enter."""
+        menu(page, "File", "Open from Path…")
+        page.locator(".jp-Dialog input").fill(path)
+        page.keyboard.press("Enter")
+        return cls.attach(page, lab, path)
+
+    @property
+    def tab(self):
+        """This notebook's tab in the main area (its tooltip names the file's path on a line of its own)."""
+        return self.page.locator(f'#jp-main-dock-panel .lm-TabBar-tab[title*="\\a Path: {self.path}\\a "]')
+
+    def tab_label_shown(self) -> str:
+        """The part of the tab's label a learner can read: the characters that end inside the label's box
+        (JupyterLab clips a label too long for its tab; the cut is measured character by character)."""
+        return self.tab.locator(".lm-TabBar-tabLabel").evaluate(
+            """label => { const text = label.firstChild, right = label.getBoundingClientRect().right;
+                if (!text) return '';
+                const range = document.createRange(); let shown = 0;
+                for (let i = 1; i <= text.length; i++) {
+                    range.setStart(text, 0); range.setEnd(text, i);
+                    if (range.getBoundingClientRect().right <= right + 0.5) shown = i;
+                }
+                return text.textContent.slice(0, shown); }"""
+        )
+
+    def close_tab(self) -> None:
+        """Close the notebook with its tab's close icon; fail if JupyterLab asks anything (such as whether to save)."""
+        self.tab.locator(".lm-TabBar-tabCloseIcon").click()
+        dialog = self.page.locator(".jp-Dialog")
+        wait_until(lambda: dialog.count() or not self.tab.count(), f"{self.path}: the tab did not close")
+        assert not dialog.count(), f"closing {self.path} asked: {dialog.first.inner_text()}"
+
+    def wait_until_kernel_shown_idle(self) -> None:
+        """The page itself shows the kernel connected and idle (its spec and language are known to the page then)."""
+        self.panel.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
+
     @property
     def panel(self):
         """The notebook panel in the main area that is showing now."""
@@ -73,10 +111,9 @@ class NotebookPage:
         sessions = [s for s in self.lab.api("sessions") if s["path"] == self.path]
         return bool(sessions) and sessions[0]["kernel"]["execution_state"] == "idle"
 
-    def menu(self, menu: str, item: str) -> None:
+    def menu(self, menu_name: str, item: str) -> None:
         """Choose a menu item, as a learner does: the menu bar, then the item."""
-        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
-        self.page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
+        menu(self.page, menu_name, item)
 
     def run_all(self) -> list[CellState]:
         """Edit > Clear Outputs of All Cells, Run > Run All Cells, then wait until every code cell shows its
@@ -132,6 +169,12 @@ class NotebookPage:
         """Scroll `locator` into view and save the whole page as it looks then."""
         locator.scroll_into_view_if_needed()
         self.page.screenshot(path=str(path))
+
+
+def menu(page, menu_name: str, item: str) -> None:
+    """Choose a menu item, as a learner does: the menu bar, then the item."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu_name}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
 
 
 def wait_until(condition: Callable[[], object], failure: str, seconds: float = 60) -> None:

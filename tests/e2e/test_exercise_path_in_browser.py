@@ -17,7 +17,7 @@ from packer.checking import question
 from notebook_page import NotebookPage, wait_until
 
 LESSON = "notebooks/01_assemble_context.ipynb"
-EXERCISE = "exercises/01_assemble_context.ipynb"
+EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
 
 # q1.1 answered with the lesson's first wrong policy: stop at the first chunk that does not fit.
 WRONG = r'''def assemble_context(chunks, max_tokens, separator="\n\n"):

@@ -24,7 +24,7 @@ import packer.grading.grader as grade
 from grader_cli import grade_cli
 from packer.grading.gradebook import Gradebook
 from packer.grading.demo_class import KINDS, LESSON, definition_cell, solution, write_submission
-from packer.checking.exercises import to_exercise
+from packer.checking.exercises import exercise_name, solution_name, to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "checking"))
@@ -97,8 +97,9 @@ def gradebook(tmp_path_factory):
         "05_counting_units",
         "06_policies",
     ):
-        (folder / f"solution-{lesson}.ipynb").write_bytes((ROOT / "solutions" / f"{lesson}.ipynb").read_bytes())
-        (folder / f"exercise-{lesson}.ipynb").write_bytes((ROOT / "exercises" / f"{lesson}.ipynb").read_bytes())
+        # as learners hand them in: named as the workbook names them (solution_01_…, exercise_01_…)
+        for folder_name, name in (("solutions", solution_name(lesson)), ("exercises", exercise_name(lesson))):
+            (folder / name).write_bytes((ROOT / folder_name / name).read_bytes())
     for how, name in (("new session", "detaches"), ("double fork", "double-forks")):
         (folder / f"{name}.ipynb").write_text(nbformat.writes(detached_child(marks / name, how)))
     write_submission(folder, "aaa-victim", "correct")  # graded first...
@@ -125,13 +126,17 @@ def test_each_kind_of_submission_gets_its_status(gradebook, kind):
 
 def test_correct_work_gets_full_marks_and_every_solution_too(gradebook):
     rows, *_ = gradebook
-    for name in ["correct.ipynb"] + [n for n in rows if n.startswith("solution-")]:
+    solutions = [n for n in rows if n.startswith("solution_")]
+    assert len(solutions) == 6, sorted(rows)
+    for name in ["correct.ipynb", *solutions]:
         assert rows[name]["status"] == "graded" and rows[name]["score"] == rows[name]["max_score"] > 0, name
 
 
 def test_untouched_exercises_score_zero_with_every_question_not_attempted(gradebook):
     rows, *_ = gradebook
-    for name in [n for n in rows if n.startswith("exercise-")]:
+    exercises = [n for n in rows if n.startswith("exercise_")]
+    assert len(exercises) == 6, sorted(rows)
+    for name in exercises:
         assert rows[name]["status"] == "no answers" and rows[name]["score"] == 0
         assert {t["status"] for t in rows[name]["tests"]} == {"not attempted"}
 
@@ -325,7 +330,7 @@ def test_a_crash_while_writing_leaves_the_previous_gradebook_whole(tmp_path, mon
 
 
 def test_the_lesson_comes_from_metadata_or_the_file_name(tmp_path):
-    notebook = to_exercise(nbformat.read(ROOT / "solutions" / f"{LESSON}.ipynb", as_version=4), LESSON)
+    notebook = to_exercise(nbformat.read(ROOT / "solutions" / solution_name(LESSON), as_version=4), LESSON)
     assert grade.lesson_of(notebook, "anything.ipynb") == LESSON
     notebook.metadata.pop("workbook")
     assert grade.lesson_of(notebook, "/x/03_my_copy.ipynb") == "03_utf8_packer"

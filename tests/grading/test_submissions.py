@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from packer.grading.reports import feedback_name
+from packer.grading.running import lesson_from_name, lessons
 from packer.grading.submissions import check_paths, find_submissions, learner_of, naming_root
 
 NOTEBOOK = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
@@ -113,3 +114,37 @@ def test_feedback_names_are_unique_and_traceable_where_the_old_ones_collided(tmp
     names = {feedback_name(name) for name in rows}
     assert len(names) == 4
     assert "feedback/class/张伟/lesson 01.ipynb.md" in names and "feedback/class/a b/lesson 01.ipynb.md" in names
+
+
+@pytest.mark.parametrize(
+    "name, lesson",
+    [
+        ("exercise_01_assemble_context.ipynb", "01_assemble_context"),  # the workbook's names
+        ("solution_03_utf8_packer.ipynb", "03_utf8_packer"),
+        ("01_assemble_context.ipynb", "01_assemble_context"),  # the names before, which a running course keeps
+        ("canvas/müllerjürgen_12353_67901_01_assemble_context.ipynb", "01_assemble_context"),  # Canvas
+        ("canvas/müllerjürgen_12353_67901_exercise_01_assemble_context.ipynb", "01_assemble_context"),
+        ("canvas/smithjane_LATE_12345_67891_exercise_02_prompt_packer-1.ipynb", "02_prompt_packer"),
+        ("moodle/Jürgen Müller_12345_assignsubmission_file_/exercise_04_section_budget.ipynb", "04_section_budget"),
+        ("moodle/Jürgen Müller_12345_assignsubmission_file_/05_counting_units.ipynb", "05_counting_units"),
+        ("course/submitted/s1234/ps1/exercise_06_policies.ipynb", "06_policies"),  # nbgrader
+        ("alice42_01_assemble_context.ipynb", "01_assemble_context"),  # digits before the lesson's own
+        ("alice-03_my_copy.ipynb", "03_utf8_packer"),  # only the lesson's number
+        ("exercise_02_mine.ipynb", "02_prompt_packer"),
+        ("homework.ipynb", ""),
+        ("exercise_99_unknown.ipynb", ""),
+    ],
+)
+def test_the_lesson_comes_from_the_file_name_new_or_old_behind_a_course_tools_prefix(name, lesson):
+    assert lesson_from_name(name) == lesson
+
+
+def test_the_lessons_are_the_solutions_slugs_not_their_file_names():
+    assert lessons() == {
+        "01": "01_assemble_context",
+        "02": "02_prompt_packer",
+        "03": "03_utf8_packer",
+        "04": "04_section_budget",
+        "05": "05_counting_units",
+        "06": "06_policies",
+    }
