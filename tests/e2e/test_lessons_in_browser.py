@@ -118,7 +118,11 @@ EXPLORERS: dict[str, list[Explorer]] = {
             figure=False,
             expected=lambda v: seams_view("why", SEAM_PASSAGES, "[{id}] {text}\\n", "", "cl100k_base", v).text,
             # a line break at the start of each line instead of the end: seams that were cut no longer are
-            typed=(0, "\\n[{id}] {text}", lambda v: seams_view("why", SEAM_PASSAGES, "\\n[{id}] {text}", "", "cl100k_base", v).text),
+            typed=(
+                0,
+                "\\n[{id}] {text}",
+                lambda v: seams_view("why", SEAM_PASSAGES, "\\n[{id}] {text}", "", "cl100k_base", v).text,
+            ),
         ),
     ],
     "03_utf8_packer": [
