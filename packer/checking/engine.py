@@ -3,8 +3,10 @@
 `evaluate(question, answer)` returns a CheckResult (passed / failed / not attempted) that shows, on failure,
 the smallest input found where the answer and the reference disagree, as a call that can be pasted into a
 cell. The answer runs on a private copy of each input and must leave it as it was; with a time limit
-(in-notebook checks), a call that runs longer is stopped and reported; an interrupt becomes one line. The engine knows nothing of the
-question bank (packer.checking.bank); the package (packer.checking) joins the two.
+(in-notebook checks), a call that runs longer is stopped and reported; an interrupt becomes one line. What
+the answer prints while it is checked (sys.stdout and sys.stderr) is held back and counted, and the result
+shows its first few lines under the verdict. The engine knows nothing of the question bank
+(packer.checking.bank); the package (packer.checking) joins the two.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import copy
 import dis
 import hashlib
 import inspect
+import io
 import re
 import signal
 import sys
@@ -51,6 +54,8 @@ _BEFORE = 40  # characters shown before the first difference of two long results
 LAB_PACKAGE = "packer.lab"  # the lessons' traces, measurements and figures: not an answer's building blocks
 UNSTABLE = "the answer gave different results for the same input (is it random, or does it keep state between calls?)"
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+PRINTED_SHOWN = 5  # lines of what an answer printed while it was checked shown under the verdict
+_PRINTED_WIDTH = 120  # characters of one such line shown before it is shortened
 
 
 def plain(value: Any) -> Any:
@@ -95,14 +100,31 @@ class CheckResult:
     expected: str | None = None
     actual: str | None = None
     tried: int = 0
+    printed: str = ""  # the first lines the answer printed while it was checked (at most PRINTED_SHOWN)
+    printed_lines: int = 0  # how many lines it printed in all
 
     def lines(self) -> list[str]:
-        """The readable report: a headline, then the failing input, expected and actual results."""
+        """The readable report: a headline, then the failing input, expected and actual results, then (when
+        the answer printed something while it was checked) the first lines of that and how many there were."""
         head = f"{self.qid} {self.name}: {self.status.upper()} ({self.points}/{self.max_points} points)"
         body = [f"  {self.detail}"] if self.detail else []
         if self.counterexample is not None:
             body += [f"  input:    {self.counterexample}", f"  expected: {self.expected}", f"  actual:   {self.actual}"]
-        return [head, *body]
+        return [head, *body, *self._printed_lines()]
+
+    def _printed_lines(self) -> list[str]:
+        if not self.printed_lines:
+            return []
+        shown = self.printed.split("\n")
+        count = self.printed_lines
+        noun = "line" if count == 1 else "lines"
+        if count <= len(shown):
+            return [f"  the answer printed {count} {noun} while it was checked:", *[f"  | {line}" for line in shown]]
+        return [
+            f"  the answer printed {count:,} {noun} while it was checked; the first {len(shown)}:",
+            *[f"  | {line}" for line in shown],
+            f"  | … and {count - len(shown):,} more",
+        ]
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for JSON reports."""
@@ -176,6 +198,78 @@ class _Stopped(Exception):
 def current_limit() -> float | None:
     """Seconds one call of the answer may take in the check now running (None: no limit)."""
     return _LIMIT[0]
+
+
+class Printed(io.TextIOBase):
+    """Where sys.stdout and sys.stderr point while an answer runs in a check: it keeps the first
+    PRINTED_SHOWN lines (each shortened) and only counts the rest, so an answer that prints in an endless
+    loop neither fills the memory nor the notebook, and is still stopped by the time limit."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.head: list[str] = []  # the first complete lines, shortened
+        self.current = ""  # the line being written, while the head is not full yet (shortened)
+        self.line_ends = 0
+        self.open_line = False  # characters were written after the last newline
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if not text:
+            return 0
+        if len(self.head) < PRINTED_SHOWN:
+            *complete, self.current = (self.current + text).split("\n")
+            self.head += [line[: _PRINTED_WIDTH + 1] for line in complete[: PRINTED_SHOWN - len(self.head)]]
+            self.current = self.current[: _PRINTED_WIDTH + 1] if len(self.head) < PRINTED_SHOWN else ""
+        self.line_ends += text.count("\n")
+        self.open_line = text[-1] != "\n"
+        return len(text)
+
+    def close(self) -> None:
+        """An answer that closes sys.stdout closes nothing: the notebook's own stream is restored after it."""
+
+    @property
+    def lines(self) -> int:
+        """How many lines were printed (a last line without its newline counts)."""
+        return self.line_ends + self.open_line
+
+    def excerpt(self) -> str:
+        """The first lines printed, as they are shown under the verdict (addresses removed, control
+        characters escaped, long lines shortened)."""
+        kept = self.head + ([self.current] if self.open_line and len(self.head) < PRINTED_SHOWN else [])
+        return "\n".join(_printed_line(line) for line in kept[: min(PRINTED_SHOWN, self.lines)])
+
+
+def _printed_line(line: str) -> str:
+    line = _clean(line.expandtabs(4).rstrip())
+    line = "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
+    return line if len(line) <= _PRINTED_WIDTH else line[: _PRINTED_WIDTH - 1] + "…"
+
+
+_PRINTED: list[Printed | None] = [None]  # what the answer printed in the check now running
+
+
+@contextmanager
+def answer_output() -> Iterator[None]:
+    """While the block runs (a call of the answer), what is written to sys.stdout and sys.stderr goes to
+    the running check's Printed; both streams are put back afterwards, whatever happens (an exception, the
+    time limit, an interrupt, an answer that replaced them itself). Outside a check it changes nothing."""
+    printed = _PRINTED[0]
+    if printed is None:
+        yield
+        return
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = printed
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
 
 
 @contextmanager
@@ -338,7 +432,7 @@ def _run(
     given = copy.deepcopy(args)
     try:
         if watch:
-            with time_limit(current_limit()):
+            with answer_output(), time_limit(current_limit()):
                 value = _watched(func, given)
         else:
             value = func(*given)
@@ -492,12 +586,16 @@ def _lesson_tool(value: Any) -> str | None:
 
 def evaluate(question: Question, answer: Any, seconds: float | None = None) -> CheckResult:
     """Run one question's fixed cases, then its generated-input search, against an answer; with
-    `seconds`, a call of the answer that runs longer is stopped and reported (an endless loop)."""
+    `seconds`, a call of the answer that runs longer is stopped and reported (an endless loop). What the
+    answer prints meanwhile is held back: the result shows its first lines and counts the rest."""
     outer, _LIMIT[0] = _LIMIT[0], seconds
+    outer_printed, _PRINTED[0] = _PRINTED[0], Printed()
+    streams = sys.stdout, sys.stderr
     try:
         return _evaluate(question, answer)
     finally:
-        _LIMIT[0] = outer
+        sys.stdout, sys.stderr = streams  # already restored after each call; again, in case an interrupt cut in
+        _LIMIT[0], _PRINTED[0] = outer, outer_printed
 
 
 def _evaluate(question: Question, answer: Any) -> CheckResult:
@@ -505,6 +603,9 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
 
     def result(status: str, **details: Any) -> CheckResult:
         points = question.points if status == PASSED else 0
+        printed = _PRINTED[0]
+        if printed is not None and printed.lines:
+            details.update(printed=printed.excerpt(), printed_lines=printed.lines)
         return CheckResult(qid, question.name, status, points, question.points, **details)
 
     if not callable(answer):
@@ -600,7 +701,8 @@ def _search(
             return failure(found, pair, "smallest generated input found that disagrees with the reference")
     if question.requirement is not None:
         try:
-            unmet = question.requirement(answer)
+            with answer_output():
+                unmet = question.requirement(answer)
         except _Stopped as error:
             return stopped(error)
         if unmet:
