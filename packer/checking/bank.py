@@ -263,6 +263,7 @@ register(
         "predict: assemble_context(PREDICT_CHUNKS, 70, ' | ')",
         lambda: packer.chunks.assemble_context(PREDICT_CHUNKS, 70, " | "),
         cases=((),),
+        predict=tuple[str, int],
     )
 )
 
@@ -363,6 +364,7 @@ register(
         "predict: chosen and skipped ids at limit 24 with chars/4",
         _predict_q2_4,
         cases=((),),
+        predict=tuple[list[str], list[str]],
     )
 )
 
@@ -476,6 +478,7 @@ register(
         "predict: kept ids and payload bytes at limit 40, reserve 4",
         _predict_q3_4,
         cases=((),),
+        predict=tuple[list[str], int],
     )
 )
 
@@ -645,6 +648,7 @@ register(
         "predict: sum of section estimates vs estimate of the assembled prompt",
         _predict_q4_5,
         cases=((),),
+        predict=tuple[int, int],
     )
 )
 
@@ -774,6 +778,7 @@ register(
         "predict: kept ids and the most tokens the payload can have",
         _predict_q5_4,
         cases=((),),
+        predict=tuple[list[str], int],
     )
 )
 forbid(
@@ -868,6 +873,7 @@ register(
         "predict: what skip-and-continue and the knapsack keep in 60 tokens",
         _predict_q6_4,
         cases=((),),
+        predict=tuple[list[str], list[str]],
     )
 )
 

@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 import types
+import typing
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -71,7 +72,11 @@ class Question:
 
     `requirement`, when given, runs after the answer agrees with the reference on every input: it
     returns None when the answer meets a requirement results cannot show (linear time, say), or the
-    (detail, input, expected, actual) of its failure."""
+    (detail, input, expected, actual) of its failure.
+
+    `predict`, set on a "predict the result" question, is the type its answer must return, written as
+    an annotation (`tuple[list[str], int]`): an answer of another type fails with a message naming the
+    type wanted, and a wrong answer is told which parts of it are wrong, never the expected value."""
 
     qid: str
     name: str
@@ -84,6 +89,7 @@ class Question:
     requirement: Callable[[Callable[..., Any]], tuple[str, str, str, str] | None] | None = None
     requirement_note: str = ""  # added to a PASSED result's detail when the requirement is met
     describe: Callable[[Any], str] | None = None  # how a result is shown, when only some of it is compared
+    predict: Any = None  # a predict question's answer type (`tuple[str, int]`); None for every other question
 
 
 @dataclass(frozen=True)
@@ -109,7 +115,11 @@ class CheckResult:
         head = f"{self.qid} {self.name}: {self.status.upper()} ({self.points}/{self.max_points} points)"
         body = [f"  {self.detail}"] if self.detail else []
         if self.counterexample is not None:
-            body += [f"  input:    {self.counterexample}", f"  expected: {self.expected}", f"  actual:   {self.actual}"]
+            body.append(f"  input:    {self.counterexample}")
+        if self.expected is not None:
+            body.append(f"  expected: {self.expected}")
+        if self.actual is not None:
+            body.append(f"  actual:   {self.actual}")
         return [head, *body, *self._printed_lines()]
 
     def _printed_lines(self) -> list[str]:
@@ -460,6 +470,64 @@ def _run(
     return _Outcome(None, normalized, returned=value, describe=question.describe)
 
 
+def type_name(wanted: Any) -> str:
+    """An annotation as it is written: `int`, `tuple[list[str], int]`."""
+    return wanted.__name__ if typing.get_origin(wanted) is None and isinstance(wanted, type) else str(wanted)
+
+
+def _a(name: str) -> str:
+    return ("an " if name[:1] in "aeio" else "a ") + name
+
+
+def type_difference(wanted: Any, value: Any, where: str = "") -> str | None:
+    """How `value` is not of the annotated type `wanted`, or None when it is. Types must match exactly:
+    65.0 is not an int, True is not an int, a list is not a tuple. A tuple has as many items as its
+    annotation, each of the annotated type; each element of a list is of its one element type. `where`
+    names the part being compared ("item 2", "element 1 of item 1"); "" is the whole answer."""
+    origin, parts = typing.get_origin(wanted) or wanted, typing.get_args(wanted)
+    if type(value) is not origin:
+        kind = "None" if value is None else _a(type(value).__name__)
+        return f"{where} is {kind} ({_show(value)}), not {_a(type_name(wanted))}" if where else f"it returned {kind}"
+    if origin is tuple and parts:
+        if len(value) != len(parts):
+            return f"{where or 'it returned a tuple that'} has {len(value)} items, not {len(parts)}"
+        found = (
+            type_difference(part, item, f"item {number}{' of ' + where if where else ''}")
+            for number, (part, item) in enumerate(zip(parts, value), 1)
+        )
+        return next((difference for difference in found if difference), None)
+    if origin is list and parts:
+        found = (
+            type_difference(parts[0], item, f"element {number}{' of ' + where if where else ''}")
+            for number, item in enumerate(value, 1)
+        )
+        return next((difference for difference in found if difference), None)
+    return None
+
+
+def _predict_hint(expected: Any, actual: Any) -> str:
+    """What a wrong prediction of the right type is told: which items of it are wrong, and for a list of
+    the right elements, that only their order is; never what the expected value is."""
+    if not isinstance(expected, tuple) or len(expected) < 2:
+        return "not the result"
+    verdicts = []
+    for number, (want, got) in enumerate(zip(expected, actual), 1):
+        if want == got:
+            verdicts.append(f"item {number} is right")
+        elif isinstance(want, list) and sorted(map(repr, want)) == sorted(map(repr, got)):
+            verdicts.append(f"item {number} has the right elements in the wrong order")
+        else:
+            verdicts.append(f"item {number} is wrong")
+    if all(verdict.endswith("is wrong") for verdict in verdicts):
+        return "not the result: " + (
+            "both items are wrong" if len(verdicts) == 2 else f"all {len(verdicts)} items are wrong"
+        )
+    return "not the result: " + ", ".join(verdicts)
+
+
+PREDICT_NOTE = "(a check never shows the expected answer: work it through again)"
+
+
 def _agree(expected: _Outcome, actual: _Outcome) -> bool:
     """Same exception kind, or both returned equal values."""
     return expected.raised == actual.raised and (expected.raised is not None or expected.value == actual.value)
@@ -619,9 +687,28 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
         running[0] = args
         expected = _run(question, question.reference, args, stub_means_unattempted=False)
         actual = _run(question, answer, args, stub_means_unattempted=first, watch=True)
+        returned = question.predict is not None and actual.raised is None and actual.text is None
+        if returned and type_difference(question.predict, actual.returned):
+            return expected, actual
         return None if _agree(expected, actual) else (expected, actual)
 
+    def predict_failure(pair: tuple[_Outcome, _Outcome]) -> CheckResult:
+        """A wrong prediction: its type, or which of its parts are wrong; the expected value is never shown."""
+        expected, actual = pair
+        wanted = type_name(question.predict)
+        if actual.raised is not None or actual.text is not None:
+            detail = f"{question.name}() must return its prediction, {_a(wanted)}, written as a literal"
+        else:
+            difference = type_difference(question.predict, actual.returned)
+            if difference:
+                detail = f"wrong type: {question.name}() must return {_a(wanted)}; {difference}"
+            else:
+                detail = f"{_predict_hint(expected.returned, actual.returned)} {PREDICT_NOTE}"
+        return result(FAILED, detail=detail, actual=actual.shown)
+
     def failure(args: tuple, pair: tuple[_Outcome, _Outcome], detail: str) -> CheckResult:
+        if question.predict is not None:
+            return predict_failure(pair)
         expected, actual = pair
         expected_text, actual_text = _expected_text(expected), actual.shown
         if not expected.raised and not actual.raised and expected.text is None and actual.text is None:
@@ -641,6 +728,12 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
         )
 
     def stopped(error: _Stopped) -> CheckResult:
+        if question.predict is not None:
+            return result(
+                FAILED,
+                detail=f"stopped: the answer was still running after {error.seconds:g} s (a prediction returns a literal)",
+                actual=f"still running after {error.seconds:g} s",
+            )
         expected = _run(question, question.reference, error.args_given, stub_means_unattempted=False)
         return result(
             FAILED,

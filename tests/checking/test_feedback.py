@@ -1,8 +1,9 @@
-"""What a learner reads from a check when the answer prints.
+"""What a learner reads from a check when the answer prints, and when a "predict the result" answer is wrong.
 
 An answer's own output (print, sys.stdout, sys.stderr) is held back while it is checked: the verdict comes
 first, then at most a few lines of that output and a count of the rest, in a notebook and in the grader's
-feedback alike.
+feedback alike. A wrong prediction is told what is wrong with it, never the expected answer; one of the
+wrong type is told the type wanted, and scores nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 
-from packer.checking import DEFER_VARIABLE, FAILED, PASSED, TIME_LIMIT, CheckInterrupted, check, run_check
+import packer.checking
+from packer.checking import BANK, DEFER_VARIABLE, FAILED, PASSED, TIME_LIMIT, CheckInterrupted, check, run_check
 from packer.checking.engine import PRINTED_SHOWN, Printed, Question, evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -221,3 +223,93 @@ def test_in_a_notebook_the_verdict_is_shown_above_a_short_excerpt_and_nothing_el
     assert "  | still looking [{'text': 'alpha', 'token_count': 40}]" in looped[0]["data"]["text/plain"]
     seconds, restored = looped[1].text.split()
     assert float(seconds) < TIME_LIMIT + 2 and restored == "True"
+
+
+# --- "predict the result" answers ----------------------------------------------------------------------------
+PREDICTIONS = sorted(qid for qid, question in BANK.items() if question.predict is not None)
+
+
+def test_every_predict_question_declares_the_type_its_reference_returns():
+    from packer.checking.engine import type_difference
+
+    assert PREDICTIONS == ["q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4"]
+    for qid, question in BANK.items():
+        assert (question.predict is not None) == question.name.startswith("predict_"), qid
+    for qid in PREDICTIONS:
+        assert type_difference(BANK[qid].predict, BANK[qid].reference()) is None, qid
+
+
+WRONG_TYPE = [
+    ("q1.5", ("intro | result | limits", 65.0), "item 2 is a float (65.0), not an int"),
+    ("q1.5", ["intro | result | limits", 65], "it returned a list"),
+    ("q1.5", ("intro | result | limits", True), "item 2 is a bool (True), not an int"),
+    ("q1.5", ("intro | result | limits", 65, 0), "it returned a tuple that has 3 items, not 2"),
+    ("q1.5", None, "it returned None"),
+    ("q2.4", (("p1", "p3", "p4"), ["p2"]), "item 1 is a tuple (('p1', 'p3', 'p4')), not a list[str]"),
+    ("q3.4", (["q", "s"], "33"), "item 2 is a str ('33'), not an int"),
+    ("q6.4", (["a"], ["b", 3]), "element 2 of item 2 is an int (3), not a str"),
+]
+
+
+@pytest.mark.parametrize("qid, answer, why", WRONG_TYPE, ids=[repr(a) for _, a, _ in WRONG_TYPE])
+def test_a_predict_answer_of_the_wrong_type_scores_nothing_and_is_told_the_type_wanted(qid, answer, why):
+    question = BANK[qid]
+    result = check(qid, learner(f"def {question.name}():\n    return {answer!r}")[question.name])
+    assert (result.status, result.points) == (FAILED, 0), str(result)
+    wanted = {"q1.5": "tuple[str, int]", "q2.4": "tuple[list[str], list[str]]", "q3.4": "tuple[list[str], int]"}
+    assert (
+        result.detail
+        == f"wrong type: {question.name}() must return a {wanted.get(qid, 'tuple[list[str], list[str]]')}; {why}"
+    )
+    assert result.expected is None and repr(question.reference()) not in str(result)
+
+
+def _wrong_by_one(value):
+    """A prediction of the right type that is wrong in its last item (an int one more, a list one longer)."""
+    *first, last = value
+    return (*first, last + 1 if isinstance(last, int) else [*last, "zz"])
+
+
+@pytest.mark.parametrize("qid", PREDICTIONS)
+def test_a_wrong_prediction_is_not_told_the_expected_answer(qid):
+    from packer.grading.reports import result_text
+
+    question = BANK[qid]
+    expected = question.reference()
+    wrong = _wrong_by_one(expected)
+    result = check(qid, learner(f"def {question.name}():\n    return {wrong!r}")[question.name])
+    assert (result.status, result.points) == (FAILED, 0)
+    for text in (str(result), result_text(result.as_dict())):  # in the notebook and in the grader's feedback
+        assert repr(expected) not in text and repr(expected[-1]) not in text.replace(repr(wrong[-1]), ""), text
+        assert "expected:" not in text
+    assert result.expected is None and result.actual == repr(wrong)
+    assert result.detail == (
+        f"not the result: {', '.join(f'item {n} is right' for n in range(1, len(expected)))}, "
+        f"item {len(expected)} is wrong (a check never shows the expected answer: work it through again)"
+    )
+
+
+def test_a_wrong_prediction_is_told_which_items_are_wrong_and_when_only_the_order_is():
+    def told(qid, value):
+        return check(qid, learner(f"def {BANK[qid].name}():\n    return {value!r}")[BANK[qid].name]).detail
+
+    assert told("q2.4", (["p3", "p1", "p4"], ["p2"])).startswith(
+        "not the result: item 1 has the right elements in the wrong order, item 2 is right"
+    )
+    assert told("q1.5", ("intro", 25)).startswith("not the result: both items are wrong")
+    assert told("q4.5", (36, 48)) == "1 fixed cases", "the right answer still passes"
+
+
+def test_a_prediction_that_raises_or_loops_is_not_told_the_expected_answer():
+    raising = check("q1.5", learner("def predict_q1_5():\n    return 1 / 0")["predict_q1_5"])
+    assert raising.detail == "predict_q1_5() must return its prediction, a tuple[str, int], written as a literal"
+    assert (raising.actual, raising.expected) == ("raised ZeroDivisionError: division by zero", None)
+    looping = check("q1.5", learner("def predict_q1_5():\n    while True:\n        pass")["predict_q1_5"])
+    assert looping.status == FAILED and looping.expected is None and looping.counterexample is None
+    for result in (raising, looping):
+        assert "intro | result | limits" not in str(result), str(result)
+
+
+def test_the_untouched_predict_stub_is_still_not_attempted():
+    stub = learner('def predict_q1_5():\n    raise NotImplementedError("replace this line with your answer")')
+    assert check("q1.5", stub["predict_q1_5"]).status == packer.checking.NOT_ATTEMPTED
