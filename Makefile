@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab lab-env test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade bench-sandbox clean
+.PHONY: venv lock lab lab-env test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-checks bench-grade bench-sandbox clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -99,6 +99,10 @@ bench-prompt: $(STAMP)
 
 bench-widgets: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_widgets.py
+
+# Seconds per self-check, per question: the solution's answer and the untouched stub (median of a few runs).
+bench-checks: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_checks.py
 
 bench-grade: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_grade.py
