@@ -652,21 +652,62 @@ def _lesson_tool(value: Any) -> str | None:
     return None
 
 
-def evaluate(question: Question, answer: Any, seconds: float | None = None) -> CheckResult:
+def search_constants() -> str:
+    """A digest of the constants the search draws some of its inputs from. Hypothesis reads them from the
+    local modules loaded in the process (the workbook's own), so two processes generate the same inputs
+    for a question only when this digest is the same in both; "" when this Hypothesis does not say."""
+    try:
+        from hypothesis.internal.conjecture.providers import _get_local_constants
+    except ImportError:
+        return ""
+    pool = _get_local_constants()
+    kinds = ("integers", "floats", "bytes", "strings")
+    return hashlib.sha256(repr([list(getattr(pool, kind, ())) for kind in kinds]).encode()).hexdigest()
+
+
+def _replayed(generated: list[tuple], disagreement: Callable) -> bool | None:
+    """Hand the answer the recorded inputs of the search, as the search would (the global random seeded as
+    Hypothesis seeds it for each input). True: it agreed on every one, where the search would have handed
+    it exactly these and found nothing; False: one disagreed (or raised), None: the constants the search
+    draws from changed meanwhile (the answer loaded a module). Either sends the check to the search itself."""
+    try:
+        from hypothesis.internal.entropy import deterministic_PRNG
+    except ImportError:
+        return None
+    before = search_constants()
+    if not before:
+        return None
+    for args in generated:
+        with deterministic_PRNG():
+            try:
+                if disagreement(args) is not None:
+                    return False
+            except Exception:
+                return False
+    return True if search_constants() == before else None
+
+
+def evaluate(
+    question: Question, answer: Any, seconds: float | None = None, generated: list[tuple] | None = None
+) -> CheckResult:
     """Run one question's fixed cases, then its generated-input search, against an answer; with
     `seconds`, a call of the answer that runs longer is stopped and reported (an endless loop). What the
-    answer prints meanwhile is held back: the result shows its first lines and counts the rest."""
+    answer prints meanwhile is held back: the result shows its first lines and counts the rest.
+
+    `generated` (the grader's, packer.checking.replay) is the question's generated inputs recorded in a
+    process that draws from the same constants: an answer that agrees on all of them passes the search
+    without generating them again; any other answer is searched as ever (the same smallest input)."""
     outer, _LIMIT[0] = _LIMIT[0], seconds
     outer_printed, _PRINTED[0] = _PRINTED[0], Printed()
     streams = sys.stdout, sys.stderr
     try:
-        return _evaluate(question, answer)
+        return _evaluate(question, answer, generated)
     finally:
         sys.stdout, sys.stderr = streams  # already restored after each call; again, in case an interrupt cut in
         _LIMIT[0], _PRINTED[0] = outer, outer_printed
 
 
-def _evaluate(question: Question, answer: Any) -> CheckResult:
+def _evaluate(question: Question, answer: Any, generated: list[tuple] | None = None) -> CheckResult:
     qid = question.qid
 
     def result(status: str, **details: Any) -> CheckResult:
@@ -745,16 +786,23 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
         )
 
     try:
-        return _search(question, answer, disagreement, failure, stopped, result)
+        return _search(question, answer, disagreement, failure, stopped, result, generated)
     except KeyboardInterrupt:
         where = f" on {show_call(question.name, running[0])}" if running[0] else ""
         raise CheckInterrupted(f"check {qid} interrupted{_short(where)}; no points recorded") from None
 
 
 def _search(
-    question: Question, answer: Any, disagreement: Callable, failure: Callable, stopped: Callable, result: Callable
+    question: Question,
+    answer: Any,
+    disagreement: Callable,
+    failure: Callable,
+    stopped: Callable,
+    result: Callable,
+    generated: list[tuple] | None = None,
 ) -> CheckResult:
-    """The fixed cases, then the generated inputs, then the question's extra requirement."""
+    """The fixed cases, then the generated inputs (replayed when recorded), then the question's extra
+    requirement."""
     try:
         for index, args in enumerate(question.cases):
             pair = disagreement(args, first=index == 0)
@@ -770,7 +818,11 @@ def _search(
         return stopped(error)
     tried = len(question.cases)
     detail = f"{len(question.cases)} fixed cases"
-    if question.inputs is not None:
+    replay = _replayed(generated, disagreement) if question.inputs is not None and generated is not None else None
+    if replay:
+        tried += GENERATED_EXAMPLES
+        detail += f" and up to {GENERATED_EXAMPLES} generated inputs"
+    elif question.inputs is not None:
         try:
             found = find(question.inputs, lambda args: disagreement(args) is not None, settings=SEARCH)
         except _Borrowed as error:
@@ -778,6 +830,8 @@ def _search(
         except _Stopped as error:
             return stopped(error)
         except NoSuchExample:
+            if replay is False:  # a recorded input disagreed, then the same inputs agreed: it keeps state
+                return result(FAILED, detail=UNSTABLE)
             tried += GENERATED_EXAMPLES
             detail += f" and up to {GENERATED_EXAMPLES} generated inputs"
         except Flaky:
