@@ -240,6 +240,13 @@ async def stop_kernel(kernel: Kernel) -> None:
         if kernel.kc is not None:
             kernel.kc.stop_channels()
         kill_processes(tree(kernel.pid) | tokened(KERNEL_TOKEN, kernel.token))
+        # Nothing is left to deliver to the dead kernel: shutdown_kernel first sends an interrupt on the control
+        # channel (a contained kernel is interrupted by message), and closing that socket would otherwise wait
+        # its 100 ms linger for a reader that is gone, on every submission.
+        control = getattr(kernel.km, "_control_socket", None)
+        if control is not None:
+            with contextlib.suppress(Exception):
+                control.linger = 0
         try:
             await kernel.km.shutdown_kernel(now=True)
         except Exception:
