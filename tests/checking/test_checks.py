@@ -888,3 +888,22 @@ def test_once_behaves_like_a_generator_and_shows_as_the_call_that_makes_it():
     record = Record(text="a", token_count=1)
     assert repr(record) == "Record(text='a', token_count=1)" and dict(record) == {"text": "a", "token_count": 1}
     assert not isinstance(record, dict) and record == {"text": "a", "token_count": 1}
+
+
+def test_a_list_where_a_tuple_is_expected_or_a_float_where_an_int_is_fails():
+    """Python calls ['a', 90] equal to ('a', 90) after `plain` flattening, and 90.0 equal to 90; the checks do not."""
+    from packer.checking.engine import plain
+
+    assert plain([1, 2]) != plain((1, 2)) and plain(1.0) != plain(1) and plain(True) != plain(1)
+    assert plain([("a", 1)]) == plain([("a", 1)]) and plain("a") == "a"
+    as_list = learner(ASSEMBLE.replace("return separator.join(kept), used", "return [separator.join(kept), used]"))
+    as_float = learner(
+        ASSEMBLE.replace("return separator.join(kept), used", "return separator.join(kept), float(used)")
+    )
+    listed, floated = run_check("q1.1", as_list["assemble_context"]), run_check("q1.1", as_float["assemble_context"])
+    assert listed.status == FAILED and listed.detail.startswith("fixed case 1 of ")
+    assert (listed.expected, listed.actual) == (
+        "('alpha\\n\\nbravo\\n\\ndelta', 90)",
+        "['alpha\\n\\nbravo\\n\\ndelta', 90]",
+    )
+    assert (floated.status, floated.actual) == (FAILED, "('alpha\\n\\nbravo\\n\\ndelta', 90.0)")
