@@ -840,6 +840,7 @@ register(
             ([("a", 0), ("b", 0)], 0.5),
             ([("a", 4), ("b", 4)], 1),
             ([("a", 8), ("b", 1)], 0),
+            ([("a", 25), ("b", 7)], 0.28),  # 7 is exactly 0.28 × 25 (floating point says 7.000000000000001)
         ),
         inputs=st.tuples(SCORED, st.sampled_from([0, 0.25, 0.5, 0.75, 1])),
     )

@@ -890,6 +890,32 @@ def test_once_behaves_like_a_generator_and_shows_as_the_call_that_makes_it():
     assert not isinstance(record, dict) and record == {"text": "a", "token_count": 1}
 
 
+def test_above_cutoff_compares_exactly_as_the_numbers_are_written():
+    """q6.3's rule: 7 is at least 0.28 × 25, although floating point computes 0.28 * 25 as 7.000000000000001."""
+    from packer.checking.variants import above_cutoff
+
+    assert 7 < 0.28 * 25 and 7 < 0.14 * 50, "floating point puts the bar a hair too high"
+    assert above_cutoff([("a", 25), ("b", 7)], 0.28) == ["a", "b"]
+    assert above_cutoff([("a", 50), ("b", 7), ("c", 6.99)], 0.14) == ["a", "b"]
+    assert above_cutoff([("a", 25), ("b", 7)], 0.29) == ["a"]
+    floats = learner("""
+def above_cutoff(scored, share):
+    best = max((score for _, score in scored), default=0)
+    return [key for key, score in scored if score >= share * best]
+""")["above_cutoff"]
+    exact = learner("""
+from fractions import Fraction
+
+def above_cutoff(scored, share):
+    best = max((Fraction(str(score)) for _, score in scored), default=0)
+    return [key for key, score in scored if Fraction(str(score)) >= Fraction(str(share)) * best]
+""")["above_cutoff"]
+    result = run_check("q6.3", floats)
+    assert result.status == FAILED and result.counterexample == "above_cutoff([('a', 25), ('b', 7)], 0.28)"
+    assert (result.expected, result.actual) == ("['a', 'b']", "['a']")
+    assert run_check("q6.3", exact).status == PASSED
+
+
 def test_a_list_where_a_tuple_is_expected_or_a_float_where_an_int_is_fails():
     """Python calls ['a', 90] equal to ('a', 90) after `plain` flattening, and 90.0 equal to 90; the checks do not."""
     from packer.checking.engine import plain

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 from collections.abc import Iterable, Mapping, Set
 
 import pytest
@@ -746,8 +747,9 @@ def good_knapsack_value(costs, values, capacity):
 
 
 def good_above_cutoff(scored, share):
-    best = max((score for _, score in scored), default=0)
-    return [key for key, score in scored if score >= share * best]
+    exact = [(key, Fraction(str(score))) for key, score in scored]
+    best = max((score for _, score in exact), default=0)
+    return [key for key, score in exact if score >= Fraction(str(share)) * best]
 
 
 CORRECT += [
