@@ -203,7 +203,7 @@ def test_real_results_have_the_documented_lines():
         run_check("q1.1", STOPS_AT_FIRST_OVERFLOW),
         run_check("q1.1", STUB),
     )
-    assert str(passed) == "q1.1 assemble_context: PASSED (3/3 points)\n  7 fixed cases and up to 120 generated inputs"
+    assert str(passed) == "q1.1 assemble_context: PASSED (3/3 points)\n  8 fixed cases and up to 120 generated inputs"
     assert failed.lines()[0] == "q1.1 assemble_context: FAILED (0/3 points)"
     assert [line[:12] for line in failed.lines()[2:]] == ["  input:    ", "  expected: ", "  actual:   "]
     assert failed.counterexample.startswith("assemble_context(") and failed.expected != failed.actual

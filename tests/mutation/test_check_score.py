@@ -4,10 +4,13 @@ mutant of a worked answer loses points)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from answers import answers, namespace
+from answers import ROOT, answers, namespace
 from check_score import (
     EQUIVALENT,
     Equivalent,
@@ -119,3 +122,16 @@ def test_the_projects_equivalents_each_give_a_reason_and_name_a_graded_question(
     entries = load_equivalents(EQUIVALENT)
     assert entries and all(entry.why for entry in entries)
     assert {q for entry in entries for q in entry.questions} <= set(BANK)
+
+
+def test_every_behaviour_changing_mutant_of_a_worked_answer_loses_points():
+    """`make check-mutation` itself: 100% on every question, no stale explanation (about half a minute)."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("check_score.py")), "--jobs", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert "Surviving mutants (wrong answers that keep full marks): none" in done.stdout
