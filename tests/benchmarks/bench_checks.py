@@ -2,7 +2,8 @@
 
 Every graded question's check (packer.checking.evaluate with the in-notebook time limit, as `check()` runs
 it in a learner's kernel) is run --runs times on the worked answer from solutions/ and on the exercise's
-stub, and the median is printed in milliseconds. A learner waits for the first column each time a check
+stub, and the median CPU time is printed in milliseconds (CPU time, not wall time, so that other jobs on the
+machine change it little). A learner waits for the first column each time a check
 passes, and the grader spends it on every submission that answers the question. The measuring runs in a
 fresh process whose only workbook imports are the notebooks' own (Hypothesis draws part of its generated
 inputs from the constants of the loaded workbook modules, so other imports would change the search).
@@ -27,7 +28,7 @@ def stub(*args, **kwargs):
 
 
 def measure(task: tuple[Answer, int]) -> tuple[float, float, str]:
-    """(median ms on the worked answer, median ms on the stub, the answer's status)."""
+    """(median CPU ms on the worked answer, median CPU ms on the stub, the answer's status)."""
     from packer.checking import TIME_LIMIT, evaluate, question
 
     answer, runs = task
@@ -37,9 +38,9 @@ def measure(task: tuple[Answer, int]) -> tuple[float, float, str]:
     status = ""
     for _ in range(runs):
         for kind, function in (("answer", defined), ("stub", stub)):
-            started = time.perf_counter()
+            started = time.process_time()
             result = evaluate(found, function, TIME_LIMIT)
-            timings[kind].append((time.perf_counter() - started) * 1000)
+            timings[kind].append((time.process_time() - started) * 1000)
             if kind == "answer":
                 status = result.status
     return statistics.median(timings["answer"]), statistics.median(timings["stub"]), status
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     qids = args.questions or list(found)
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         results = pool.map(measure, [(found[qid], args.runs) for qid in qids])
-    print(f"median of {args.runs} runs, milliseconds per check")
+    print(f"median of {args.runs} runs, CPU milliseconds per check")
     print(f"{'question':<9}{'function':<22}{'answer ms':>10}{'stub ms':>9}  status")
     total = 0.0
     for qid, (answer_ms, stub_ms, status) in zip(qids, results):
