@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab lab-env test lint mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-checks bench-grade bench-sandbox clean
+.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -70,6 +70,13 @@ lint: $(STAMP)
 mutation: $(STAMP)
 	$(BIN)/python tests/mutation/score.py
 
+# Mutation testing of the exercises' checks: every worked answer in solutions/ is mutated with the core's
+# operators and the mistakes learners make, and each mutant must lose points on its question's own check.
+# Explained equivalents: tests/mutation/check_equivalent.toml. It takes well under a minute, so make test
+# runs it too (tests/mutation/test_check_score.py).
+check-mutation: $(STAMP)
+	$(BIN)/python tests/mutation/check_score.py
+
 # Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
 NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb
 outputs: $(STAMP)
@@ -100,12 +107,12 @@ bench-prompt: $(STAMP)
 bench-widgets: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_widgets.py
 
-# Seconds per self-check, per question: the solution's answer and the untouched stub (median of a few runs).
-bench-checks: $(STAMP)
-	$(BIN)/python tests/benchmarks/bench_checks.py
-
 bench-grade: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_grade.py
+
+# Milliseconds per check of each graded question, on the worked answer and on the stub (median of 7 runs).
+bench-checks: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_checks.py
 
 # What containment costs: the same class graded with and without it, in turn.
 bench-sandbox: $(STAMP)

@@ -167,6 +167,7 @@ register(
             (EXAMPLE, 100, " | "),
             ([{"text": "big", "token_count": 500}, {"text": "small", "token_count": 5}], 20),
             ([{"text": "free", "token_count": 0}, {"text": "", "token_count": 0}], 0),
+            (once(EXAMPLE), 100),  # read once: a generator has nothing left for a second pass
         ),
         inputs=st.tuples(CHUNKS, BUDGET, SEPARATOR),
     )
@@ -202,6 +203,11 @@ register(
             (once(EXAMPLE + [{"text": "z", "token_count": -3}]), 100),
             ([Record(text="a", token_count=-1)], 10),
             ({"alpha"}, 10),
+            (b"", 10),  # empty containers of the refused kinds: no chunk inside is there to fail
+            (set(), 10),
+            ([None], 10),  # not a mapping at all: `"text" in None` is a TypeError, not a ValueError
+            (None, 10),
+            ([{"text": "free", "token_count": 0}], 0),  # a budget of 0 and a count of 0 are both valid
         ),
         inputs=CHUNK_INPUTS_MAYBE_BAD,
     )
@@ -275,7 +281,15 @@ register(
         2,
         "render the exact prompt text",
         packer.prompt.render_prompt,
-        cases=(("why", SEED_PASSAGES), ("why", []), ("", [("x", "")])),
+        cases=(
+            ("why", SEED_PASSAGES),
+            ("why", []),
+            ("", [("x", "")]),
+            ("what is {x}?", []),  # braces and percent signs are text, not a template
+            ("100% sure?", []),
+            ("why", [("{a}", "{b}"), ("5%", "99%")]),
+            ("why", [(" k ", " x ")]),  # ids and texts are written exactly as given, spaces included
+        ),
         inputs=st.tuples(QUESTION, PASSAGES),
     )
 )
@@ -292,6 +306,7 @@ register(
             ("why", SEED_PASSAGES, 13, count_words),
             ("why", [("a", "aaaaa"), ("b", "bbbbb")], 10, count_chars_div4),
             ("日本?", [("é", "日本語"), ("b", "")], 49, count_utf8_bytes),
+            ("why", once(SEED_PASSAGES), 9, count_words),  # read once
         ),
         inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
     )
@@ -325,6 +340,17 @@ register(
             ("why", [("a", "x"), ("a", "y")], -1, count_words),
             (None, SEED_PASSAGES, 9, count_words),
             ("why", SEED_PASSAGES, 9, "count_words"),
+            ("why", SEED_PASSAGES, 0, always_0),  # a limit of 0 and a count of 0 are both valid
+            ("why", "", 9, count_words),  # empty containers of the refused kinds: no item inside is there to fail
+            ("why", b"", 9, count_words),
+            ("why", {}, 9, count_words),
+            ("why", set(), 9, count_words),
+            ("why", [["a", "x"]], 20, count_words),  # a pair may be a list
+            ("why", [(" ", "x")], 20, count_words),  # an id of spaces is not empty
+            ("why", [("a\r", "x")], 20, count_words),
+            ("why", [("[a", "x")], 20, count_words),
+            ("why", ["ab"], 20, count_words),  # unpacks into two characters, but is not a pair
+            ("why", None, 9, count_words),
         ),
         inputs=st.one_of(  # valid input, or valid input with one defect, or with two
             st.builds(_with_room, QUESTION, ANY_PASSAGES, st.integers(0, 40), COUNTER),
@@ -406,6 +432,10 @@ register(
             ([("é", "x")], 16, 0),
             ([("日", ""), ("b", "")], 17, 0),
             ([("a", "x")], 16, 0),
+            ([("a", "x")], 16, 2),  # 15 payload bytes fit in 16, but not with the 2 reserved
+            (once([("a", "x"), ("b", "y")]), 99, 0),  # read once
+            ([("{a}", "{b}"), ("5%", "99%")], 99, 0),  # braces and percent signs are text, not a template
+            ([(" k ", " x ")], 99, 0),  # ids and texts are written exactly as given, spaces included
         ),
         inputs=st.builds(_utf8_args, PASSAGES, RESERVE, st.integers(0, 50)),
         requirement=linear_in_passages("pack_utf8"),
@@ -438,6 +468,18 @@ register(
             ({"a": "x"}, 99, 0),
             (once([("a", "x"), ("a", "y")]), 99, 0),
             ([("a", "x"), ("a", "y")], 99, -1),
+            ("", 99, 0),  # empty containers of the refused kinds: no item inside is there to fail
+            (b"", 99, 0),
+            ({}, 99, 0),
+            (set(), 99, 0),
+            (["ab"], 99, 0),  # unpacks into two characters, but is not a pair
+            ([["a", "x"]], 99, 0),  # a pair may be a list
+            ([(7, "x")], 99, 0),
+            ([(" ", "x")], 99, 0),  # an id of spaces is not empty
+            ([("a\r", "x")], 99, 0),
+            ([("[a", "x")], 99, 0),
+            (None, 99, 0),
+            ([], 9, 0),  # the header alone, exactly at the limit, is allowed
         ),
         inputs=UTF8_INPUTS_MAYBE_BAD,
     )
@@ -537,6 +579,7 @@ BAD_SIZES = st.one_of(
 )
 FIFO = packer.section_budget.FIFO_EXAMPLE
 STATED = packer.section_budget.STATED_SECTION_CHARS
+LOWER_CASE_MARKER = {"task": "t", "context": "c", "constraints": "r", "format": "key: value", "examples": "e"}
 
 register(
     Question(
@@ -561,6 +604,7 @@ register(
             ({key: FIFO[key] for key in reversed(SECTION_ORDER)},),
             (Record(FIFO),),
             ({key: "" for key in SECTION_ORDER},),
+            ({key: "{x} 100%" for key in SECTION_ORDER},),  # braces and percent signs are text, not a template
         ),
         inputs=st.tuples(SECTIONS_ALL),
     )
@@ -586,6 +630,7 @@ register(
             (Record(FIFO), 88),
             ({**FIFO, "context": "日本語のテキスト" * 10}, 100),
             ({**FIFO, "context": "日本語のテキスト" * 10}, 99),
+            (LOWER_CASE_MARKER, 500),  # the marker is upper case: "key: value" is not it
         ),
         inputs=st.tuples(
             st.one_of(SECTIONS_WITH_MARKER, SECTIONS_WITHOUT_MARKER, SECTIONS_ALL, SECTIONS_MAYBE_MISSING),
@@ -616,6 +661,8 @@ register(
             ([("task", 160)], 500),
             (Record(STATED), 500),
             ({**STATED, "task": 0}, 440),
+            (None, 500),
+            ({k: 0 for k in SECTION_ORDER}, 1),  # the smallest budget
         ),
         inputs=st.one_of(  # valid plans mostly, and each kind of bad input the question lists
             st.tuples(SIZES, st.integers(1, 900)),
@@ -697,6 +744,13 @@ register(
             ([1], [1], 101),
             ([1], [1], True),
             ([1], [1], 95.0),
+            ({0: 9}, [10], 50),  # a dict is refused, even one whose keys are counts
+            ([9], {1: 10}, 50),
+            ([1.5], [1], 50),
+            ([1], [2.5], 50),
+            ([9, 11, 12], [10, 10, 10], 67),  # nearest rank: 67 % of 3 passages is 2.01, so the 3rd
+            ([0], [1], 1),  # the smallest valid values
+            ([4], [3], 100),  # 33.3... % rounds up to 34
         ),
         inputs=st.one_of(
             HEADROOM_INPUTS,
@@ -748,6 +802,9 @@ register(
             (["x", 7], 9, count_words),
             (["x"], 9, count_words, None),
             (["x"], 9, always_2_5),
+            ("ab", 9, count_words),  # a str is refused, although it iterates as texts
+            (["x"], 9, always_minus_1),
+            ([""], 0, count_words),  # a count of 0 is valid
         ),
         inputs=st.one_of(
             st.tuples(
@@ -845,6 +902,7 @@ register(
             ([("a", 0), ("b", 0)], 0.5),
             ([("a", 4), ("b", 4)], 1),
             ([("a", 8), ("b", 1)], 0),
+            ([("a", 25), ("b", 7)], 0.28),  # 7 is exactly 0.28 × 25 (floating point says 7.000000000000001)
         ),
         inputs=st.tuples(SCORED, st.sampled_from([0, 0.25, 0.5, 0.75, 1])),
     )

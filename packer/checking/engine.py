@@ -60,9 +60,13 @@ _PRINTED_WIDTH = 120  # characters of one such line shown before it is shortened
 
 
 def plain(value: Any) -> Any:
-    """Compare sequences by content: lists and tuples (nested too) become tuples."""
+    """Compare results by content and by kind: lists and tuples (nested too) become tuples that remember
+    which they were, and numbers their type, so a list is not the pair a question asks for, nor is 90.0
+    (or True) the int 90, although Python calls them equal."""
     if isinstance(value, (list, tuple)):
-        return tuple(plain(item) for item in value)
+        return (type(value) is list, tuple(plain(item) for item in value))
+    if isinstance(value, (bool, int, float)):
+        return (type(value).__name__, value)
     return value
 
 

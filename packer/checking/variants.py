@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from packer.chunks import chunk_parts
@@ -75,7 +76,14 @@ def knapsack_value(costs: list[int], values: list[int], capacity: int) -> int:
     return best[capacity]
 
 
+def exact(number: float) -> Fraction:
+    """A number as the exact fraction it is written as: exact(0.28) is 7/25 (the float 0.28 is a hair
+    above that, which makes 0.28 * 25 come out as 7.000000000000001)."""
+    return Fraction(str(number))
+
+
 def above_cutoff(scored: list[tuple[str, float]], share: float) -> list[str]:
-    """The ids, in order, of the passages scoring at least `share` times the best score."""
-    best = max((score for _, score in scored), default=0)
-    return [key for key, score in scored if score >= share * best]
+    """The ids, in order, of the passages scoring at least `share` times the best score, compared exactly."""
+    best = max((exact(score) for _, score in scored), default=Fraction(0))
+    bar = exact(share) * best
+    return [key for key, score in scored if exact(score) >= bar]

@@ -84,7 +84,7 @@ def headroom_needed(measured: Measured, percent: int) -> int:
 
 @dataclass(frozen=True)
 class Split:
-    """A passage cut in two: tokens of the parts measured alone, and of the whole."""
+    """A passage split in two: tokens of the parts measured alone, and of the whole."""
 
     left: str
     right: str
@@ -98,7 +98,7 @@ class Split:
 
 
 def whitespace_splits(passage: str, count: Callable[[str], int]) -> list[Split]:
-    """Cut the passage at both ends of every whitespace run, and measure the parts and the whole."""
+    """Split the passage at both ends of every whitespace run, and measure the parts and the whole."""
     whole = count(passage)
     cuts = sorted({cut for m in re.finditer(r"\s+", passage) for cut in (m.start(), m.end()) if 0 < cut < len(passage)})
     return [Split(passage[:cut], passage[cut:], count(passage[:cut]) + count(passage[cut:]), whole) for cut in cuts]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from packer.lab.retrieval import Hit
 from packer.prompt import _line, _render, pack_prompt
@@ -117,12 +118,17 @@ def skip_and_continue(question: str, hits: Sequence[Hit], limit: int, count: Cal
 def priority_cutoff(
     question: str, hits: Sequence[Hit], limit: int, count: Callable[[str], int], share: float = 0.5
 ) -> Outcome:
-    """Only passages scoring at least `share` of the best score, then skip and continue among them."""
+    """Only passages scoring at least `share` of the best score (compared exactly, each number as it is
+    written), then skip and continue among them."""
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
         raise ValueError(f"share must be a number from 0 to 1, got {share!r}")
     hits, tally = _check(question, hits, limit), Tally(count)
-    best = max((h.score for h in hits), default=0.0)
-    above = [(h.key, h.text) for h in hits if h.score >= share * best]
+
+    def exact(number: float) -> Fraction:  # as written: 0.28 is 7/25, so 7 is at least 0.28 of 25
+        return Fraction(str(number))
+
+    best = max((exact(h.score) for h in hits), default=Fraction(0))
+    above = [(h.key, h.text) for h in hits if exact(h.score) >= exact(share) * best]
     chosen, _, _ = pack_prompt(question, above, limit, tally)
     return _outcome(
         f"priority cutoff ({share:.0%} of best)", question, hits, {key for key, _ in chosen}, limit, tally, count

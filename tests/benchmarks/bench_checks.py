@@ -1,77 +1,71 @@
-"""Measure how long each self-check takes: per question, the median seconds for the solution's answer and for
-the untouched stub.
+"""How long each question's check takes, on the worked answer and on the untouched stub: `make bench-checks`.
 
-Run with `make bench-checks` (not part of the test suite), or e.g.
-`python tests/benchmarks/bench_checks.py --runs 9 --questions q1.1 q3.1`. The answers are the functions the
-solution and exercise notebooks define (their code cells run in a fresh namespace, check cells left out);
-each check runs as the check cell runs it (`evaluate` with the in-notebook time limit, nothing displayed).
-"first s" is the solution's first check in this process, which also pays for what later checks reuse
-(hypothesis building its strategies, a vocabulary loaded on first use); the medians are over `--runs` runs
-after it.
+Every graded question's check (packer.checking.evaluate with the in-notebook time limit, as `check()` runs
+it in a learner's kernel) is run --runs times on the worked answer from solutions/ and on the exercise's
+stub, and the median CPU time is printed in milliseconds (CPU time, not wall time, so that other jobs on the
+machine change it little). A learner waits for the first column each time a check
+passes, and the grader spends it on every submission that answers the question. The measuring runs in a
+fresh process whose only workbook imports are the notebooks' own (Hypothesis draws part of its generated
+inputs from the constants of the loaded workbook modules, so other imports would change the search).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
-import os
+import multiprocessing
 import statistics
+import sys
 import time
 from pathlib import Path
 
-import nbformat
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mutation"))
 
-from packer.checking import DEFER_VARIABLE, TIME_LIMIT, evaluate, question, questions
-from packer.checking.exercises import exercise_name, solution_lessons
-
-ROOT = Path(__file__).resolve().parents[2]
+from answers import Answer, answers, namespace  # noqa: E402 (the tools' own folder, added above)
 
 
-def defined(path: Path) -> dict:
-    """The names a notebook's code cells define, check cells left out (as a kernel would, without magics)."""
-    namespace: dict = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()):  # what the cells print (the data they show) is not the table
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type == "code" and not cell.source.startswith("check("):
-                exec(compile(cell.source, str(path), "exec"), namespace)
-    return namespace
+def stub(*args, **kwargs):
+    raise NotImplementedError("replace this line with your answer")
 
 
-def timed(qid: str, answer: object) -> tuple[float, str]:
-    """Seconds one check takes, and its status."""
-    started = time.perf_counter()
-    result = evaluate(question(qid), answer, TIME_LIMIT)
-    return time.perf_counter() - started, result.status
+def measure(task: tuple[Answer, int]) -> tuple[float, float, str]:
+    """(median CPU ms on the worked answer, median CPU ms on the stub, the answer's status)."""
+    from packer.checking import TIME_LIMIT, evaluate, question
+
+    answer, runs = task
+    found = question(answer.qid)
+    defined = namespace(answer)[answer.name]
+    timings: dict[str, list[float]] = {"answer": [], "stub": []}
+    status = ""
+    for _ in range(runs):
+        for kind, function in (("answer", defined), ("stub", stub)):
+            started = time.process_time()
+            result = evaluate(found, function, TIME_LIMIT)
+            timings[kind].append((time.process_time() - started) * 1000)
+            if kind == "answer":
+                status = result.status
+    return statistics.median(timings["answer"]), statistics.median(timings["stub"]), status
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per check, after the first")
-    parser.add_argument("--questions", nargs="*", default=[], help="only these question ids")
-    args = parser.parse_args()
-    os.environ.pop(DEFER_VARIABLE, None)
-    print(f"median of {args.runs} runs per check, after a first run (the solution's is shown as 'first s')")
-    print(f"{'question':<8} {'function':<20} {'solution s':>10} {'first s':>8} {'stub s':>8}  verdicts", flush=True)
-    totals = [0.0, 0.0]
-    for lesson, path in solution_lessons(ROOT).items():
-        solution, exercise = defined(path), defined(ROOT / "exercises" / exercise_name(lesson))
-        for found in questions(lesson):
-            if args.questions and found.qid not in args.questions:
-                continue
-            first, status = timed(found.qid, solution[found.name])
-            right = statistics.median(timed(found.qid, solution[found.name])[0] for _ in range(args.runs))
-            timed(found.qid, exercise[found.name])
-            stub_times, stub_status = zip(*(timed(found.qid, exercise[found.name]) for _ in range(args.runs)))
-            stub = statistics.median(stub_times)
-            totals[0] += right
-            totals[1] += stub
-            print(
-                f"{found.qid:<8} {found.name:<20} {right:>10.4f} {first:>8.4f} {stub:>8.4f}  {status}, {stub_status[0]}",
-                flush=True,
-            )
-    print(f"{'total':<29} {totals[0]:>10.4f} {'':>8} {totals[1]:>8.4f}")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python tests/benchmarks/bench_checks.py", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--runs", type=int, default=7, help="runs per question (default 7; the median is shown)")
+    parser.add_argument("questions", nargs="*", help="question ids (default: every graded question)")
+    args = parser.parse_args(argv)
+    found = answers()
+    qids = args.questions or list(found)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        results = pool.map(measure, [(found[qid], args.runs) for qid in qids])
+    print(f"median of {args.runs} runs, CPU milliseconds per check")
+    print(f"{'question':<9}{'function':<22}{'answer ms':>10}{'stub ms':>9}  status")
+    total = 0.0
+    for qid, (answer_ms, stub_ms, status) in zip(qids, results):
+        total += answer_ms
+        print(f"{qid:<9}{found[qid].name:<22}{answer_ms:>10.1f}{stub_ms:>9.2f}  {status}")
+    print(f"{'total':<31}{total:>10.1f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -203,7 +203,7 @@ def test_real_results_have_the_documented_lines():
         run_check("q1.1", STOPS_AT_FIRST_OVERFLOW),
         run_check("q1.1", STUB),
     )
-    assert str(passed) == "q1.1 assemble_context: PASSED (3/3 points)\n  7 fixed cases and up to 120 generated inputs"
+    assert str(passed) == "q1.1 assemble_context: PASSED (3/3 points)\n  8 fixed cases and up to 120 generated inputs"
     assert failed.lines()[0] == "q1.1 assemble_context: FAILED (0/3 points)"
     assert [line[:12] for line in failed.lines()[2:]] == ["  input:    ", "  expected: ", "  actual:   "]
     assert failed.counterexample.startswith("assemble_context(") and failed.expected != failed.actual
@@ -890,3 +890,48 @@ def test_once_behaves_like_a_generator_and_shows_as_the_call_that_makes_it():
     record = Record(text="a", token_count=1)
     assert repr(record) == "Record(text='a', token_count=1)" and dict(record) == {"text": "a", "token_count": 1}
     assert not isinstance(record, dict) and record == {"text": "a", "token_count": 1}
+
+
+def test_above_cutoff_compares_exactly_as_the_numbers_are_written():
+    """q6.3's rule: 7 is at least 0.28 × 25, although floating point computes 0.28 * 25 as 7.000000000000001."""
+    from packer.checking.variants import above_cutoff
+
+    assert 7 < 0.28 * 25 and 7 < 0.14 * 50, "floating point puts the bar a hair too high"
+    assert above_cutoff([("a", 25), ("b", 7)], 0.28) == ["a", "b"]
+    assert above_cutoff([("a", 50), ("b", 7), ("c", 6.99)], 0.14) == ["a", "b"]
+    assert above_cutoff([("a", 25), ("b", 7)], 0.29) == ["a"]
+    floats = learner("""
+def above_cutoff(scored, share):
+    best = max((score for _, score in scored), default=0)
+    return [key for key, score in scored if score >= share * best]
+""")["above_cutoff"]
+    exact = learner("""
+from fractions import Fraction
+
+def above_cutoff(scored, share):
+    best = max((Fraction(str(score)) for _, score in scored), default=0)
+    return [key for key, score in scored if Fraction(str(score)) >= Fraction(str(share)) * best]
+""")["above_cutoff"]
+    result = run_check("q6.3", floats)
+    assert result.status == FAILED and result.counterexample == "above_cutoff([('a', 25), ('b', 7)], 0.28)"
+    assert (result.expected, result.actual) == ("['a', 'b']", "['a']")
+    assert run_check("q6.3", exact).status == PASSED
+
+
+def test_a_list_where_a_tuple_is_expected_or_a_float_where_an_int_is_fails():
+    """Python calls ['a', 90] equal to ('a', 90) after `plain` flattening, and 90.0 equal to 90; the checks do not."""
+    from packer.checking.engine import plain
+
+    assert plain([1, 2]) != plain((1, 2)) and plain(1.0) != plain(1) and plain(True) != plain(1)
+    assert plain([("a", 1)]) == plain([("a", 1)]) and plain("a") == "a"
+    as_list = learner(ASSEMBLE.replace("return separator.join(kept), used", "return [separator.join(kept), used]"))
+    as_float = learner(
+        ASSEMBLE.replace("return separator.join(kept), used", "return separator.join(kept), float(used)")
+    )
+    listed, floated = run_check("q1.1", as_list["assemble_context"]), run_check("q1.1", as_float["assemble_context"])
+    assert listed.status == FAILED and listed.detail.startswith("fixed case 1 of ")
+    assert (listed.expected, listed.actual) == (
+        "('alpha\\n\\nbravo\\n\\ndelta', 90)",
+        "['alpha\\n\\nbravo\\n\\ndelta', 90]",
+    )
+    assert (floated.status, floated.actual) == (FAILED, "('alpha\\n\\nbravo\\n\\ndelta', 90.0)")

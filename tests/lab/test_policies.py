@@ -191,6 +191,14 @@ def test_policies_refuse_bad_input_naming_it(runs, policy):
         policy(None, hits, 600, COUNT)
 
 
+def test_the_cutoff_compares_exactly_as_the_numbers_are_written():
+    """7 is 0.28 of 25, although 0.28 * 25 is 7.000000000000001 in floating point."""
+    hits = [Hit("a", "one", 25, 1), Hit("b", "two", 7, 2), Hit("c", "three", 6.99, 3)]
+    outcome = priority_cutoff("q", hits, 1000, count_words, share=0.28)
+    assert outcome.chosen == ("a", "b")
+    assert 7 < 0.28 * 25, "the floating-point comparison it replaces would drop b"
+
+
 def test_option_errors_name_the_option(runs):
     with pytest.raises(ValueError, match="^share must be"):
         priority_cutoff("q", runs[QUESTIONS[0]], 600, COUNT, share=1.5)

@@ -1,0 +1,492 @@
+"""Mutants of a worked answer: mutate.py's operators plus the mistakes learners make.
+
+Only the solution code is mutated (the lines between a cell's `# BEGIN SOLUTION` and `# END SOLUTION`,
+which the exercise's stub replaces), and never the message of a raised exception (the checks compare the
+exception's type, not its words). Besides mutate.py's operators (flipped comparisons and shifted
+boundaries, integers +1 and -1, swapped booleans, negated conditions, dropped `raise`, constant returns):
+
+    wrong exception         raise ValueError(...)  ->  raise TypeError(...)
+    round instead of floor  a // b  ->  round(a / b), int(a / b) (truncate), a / b (a float)
+    floor instead of ceil   -(-a // b)  ->  a // b, round(a / b);  (a + 3) // 4  ->  a // 4
+    drop a condition        a or b  ->  a, b  (and the same for `and`)
+    forget a type           isinstance(x, (str, bytes))  ->  isinstance(x, str), isinstance(x, bytes)
+    forget a character      for c in "[]\\n\\r"  ->  for c in "]\\n\\r", ...  (each character left out once)
+    drop break / continue   break  ->  pass
+    swap arguments          f(a, b)  ->  f(b, a)  (neighbours; not max/min/isinstance)
+    ignore case             "KEY" in text  ->  "key" in text.lower()  (a comparison with a cased str literal)
+    strip in comparison     key == ""  ->  key.strip() == "";  "\\n" in key  ->  "\\n" in key.strip()
+    drop strip              text.strip()  ->  text
+    strip a value           f"[{key}] {text}"  ->  f"[{key}] {text.strip()}"
+    separator at the start  sep.join(xs)  ->  sep + sep.join(xs)   (and at the end; not for "")
+    format template         "Q: " + q + lines  ->  ("Q: " + q + "{}").format(lines)  (and with %s)
+    read twice              a one-pass iterator argument read once more before the answer's own code
+    drop list()             items = list(items)  ->  pass
+    change the input        the caller's list or dict argument is cleared before the answer returns
+    list for tuple          return a, b  ->  return [a, b];  xs.append((a, b))  ->  xs.append([a, b])
+    tuple for list          return [...]  ->  return tuple([...])
+    float for int           return n  ->  return float(n)  (a value that is an int)
+
+Each mutant also says whether it lies in the answer's input checks (`validation`): an `if` whose body only
+raises, a loop made only of such checks, or a `raise` itself. A question that lets the learner ignore bad
+input until its validation question (q1.1 before q1.2) is not measured on those.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from mutate import OPERATORS, Replacement, _Sites
+
+SYMMETRIC = {"max", "min", "isinstance"}  # swapping their arguments changes nothing, or only the error
+ITERATING = {"list", "tuple", "enumerate", "zip", "sorted", "sum", "any", "all", "iter", "set", "reversed"}
+INT_CALLS = {"len", "sum", "round", "int", "max", "min", "abs"}
+TEXT_METHODS = {"strip", "lstrip", "rstrip"}
+
+
+@dataclass(frozen=True)
+class LearnerMutant:
+    """One changed copy of an answer cell."""
+
+    line: int
+    function: str
+    operator: str
+    before: str
+    after: str
+    source: str
+    validation: bool
+
+    @property
+    def change(self) -> str:
+        """The change as `before -> after`, each side shortened to one readable line."""
+        return f"{_short(self.before)} -> {_short(self.after)}"
+
+
+def _short(code: str, width: int = 70) -> str:
+    line = code.splitlines()[0] if code else code
+    return line if len(line) <= width and "\n" not in code else line[: width - 3] + "..."
+
+
+def _call(name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])
+
+
+def _method(owner: ast.expr, name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Attribute(owner, name, ast.Load()), list(args), [])
+
+
+def _is_raise_only(body: list[ast.stmt]) -> bool:
+    return bool(body) and all(isinstance(statement, ast.Raise) for statement in body)
+
+
+def is_validation(node: ast.AST) -> bool:
+    """An input check: `if ...: raise ...` (no else), a loop whose body is only such checks, or a raise."""
+    if isinstance(node, ast.Raise):
+        return True
+    if isinstance(node, ast.If):
+        return not node.orelse and _is_raise_only(node.body)
+    if isinstance(node, ast.For):
+        return not node.orelse and all(is_validation(statement) for statement in node.body)
+    return False
+
+
+def _unnegated(node: ast.expr) -> ast.expr | None:
+    """`x` for `-x`, `c * y` for `-c * y` (the two ways a ceiling division's numerator is negated)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return node.operand
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        left = _unnegated(node.left)
+        if left is not None:
+            return ast.BinOp(left, ast.Mult(), node.right)
+    return None
+
+
+def _divisions(node: ast.expr) -> Iterator[Replacement]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        divided = ast.BinOp(node.left, ast.Div(), node.right)
+        yield "round instead of floor", _call("round", divided)
+        yield "truncate instead of floor", _call("int", divided)
+        yield "float for int", divided
+        left = node.left
+        if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add) and isinstance(left.right, ast.Constant):
+            yield "floor instead of ceil", ast.BinOp(left.left, ast.FloorDiv(), node.right)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = node.operand
+        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.FloorDiv):
+            numerator = _unnegated(inner.left)
+            if numerator is not None:
+                yield "floor instead of ceil", ast.BinOp(numerator, ast.FloorDiv(), inner.right)
+                yield "round instead of ceil", _call("round", ast.BinOp(numerator, ast.Div(), inner.right))
+
+
+def _conditions(node: ast.BoolOp) -> Iterator[Replacement]:
+    for index in range(len(node.values)):
+        rest = node.values[:index] + node.values[index + 1 :]
+        yield "drop a condition", rest[0] if len(rest) == 1 else ast.BoolOp(node.op, rest)
+
+
+def _is_text(node: ast.expr) -> bool:
+    """A str literal, an f-string, or a concatenation or str method call on one."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _is_text(node.left) or _is_text(node.right)
+    return False
+
+
+def _is_stripped(node: ast.expr) -> bool:
+    """`x.strip()` already: stripping it again changes nothing."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "strip"
+        and not node.args
+    )
+
+
+def _lowered(node: ast.expr) -> ast.expr:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return ast.Constant(node.value.lower())
+    return _method(node, "lower")
+
+
+def _comparisons(node: ast.Compare) -> Iterator[Replacement]:
+    operands = [node.left, *node.comparators]
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+        return
+    literals = [o.value for o in operands if isinstance(o, ast.Constant) and isinstance(o.value, str)]
+    if not literals:
+        return
+    if any(text != text.swapcase() for text in literals):  # lower() cannot change "[" or ""
+        yield "ignore case", ast.Compare(_lowered(node.left), node.ops, [_lowered(c) for c in node.comparators])
+    others = [operand for operand in operands if not isinstance(operand, ast.Constant) and not _is_stripped(operand)]
+    inside = isinstance(node.ops[0], (ast.In, ast.NotIn))
+    if others and not (inside and all(text == text.strip() for text in literals)):
+        # (a piece that neither starts nor ends with whitespace is in x exactly when it is in x.strip())
+
+        def stripped(operand: ast.expr) -> ast.expr:
+            return operand if isinstance(operand, ast.Constant) else _method(operand, "strip")
+
+        yield "strip in comparison", ast.Compare(stripped(node.left), node.ops, [stripped(c) for c in node.comparators])
+
+
+def _calls(node: ast.Call) -> Iterator[Replacement]:
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in TEXT_METHODS and not node.args and not node.keywords:
+        yield "drop strip", func.value
+    empty = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant) and func.value.value == ""
+    if isinstance(func, ast.Attribute) and func.attr == "join" and len(node.args) == 1 and not empty:
+        yield "separator at the start", ast.BinOp(func.value, ast.Add(), node)
+        yield "separator at the end", ast.BinOp(node, ast.Add(), func.value)
+    if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
+        kinds = node.args[1]
+        if isinstance(kinds, ast.Tuple) and len(kinds.elts) > 1:
+            for index in range(len(kinds.elts)):
+                rest = kinds.elts[:index] + kinds.elts[index + 1 :]
+                kept = rest[0] if len(rest) == 1 else ast.Tuple(rest, ast.Load())
+                yield "forget a type", ast.Call(func, [node.args[0], kept], [])
+    appended = (
+        node.args[0] if isinstance(func, ast.Attribute) and func.attr == "append" and len(node.args) == 1 else None
+    )
+    if isinstance(appended, ast.Tuple):
+        yield "list for tuple", ast.Call(func, [ast.List(appended.elts, ast.Load())], [])
+    symmetric = isinstance(func, ast.Name) and func.id in SYMMETRIC
+    positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
+    if not symmetric and len(positional) == len(node.args) >= 2:
+        for index in range(len(node.args) - 1):
+            args = list(node.args)
+            args[index], args[index + 1] = args[index + 1], args[index]
+            if ast.dump(args[index]) != ast.dump(args[index + 1]):
+                yield "swap arguments", ast.Call(func, args, node.keywords)
+
+
+def _characters(node: ast.For | ast.comprehension) -> Iterator[Replacement]:
+    """Each character of a str literal the loop walks over, left out in turn (a forgotten forbidden one)."""
+    iterated = node.iter
+    if isinstance(iterated, ast.Constant) and isinstance(iterated.value, str) and len(iterated.value) > 1:
+        for index in range(len(iterated.value)):
+            changed = copy.copy(node)
+            changed.iter = ast.Constant(iterated.value[:index] + iterated.value[index + 1 :])
+            yield "forget a character", changed
+
+
+def _parts(node: ast.expr) -> list[ast.expr] | None:
+    """The pieces of a string built by `+` or an f-string, or None when it is not one."""
+    if isinstance(node, ast.JoinedStr):
+        pieces: list[ast.expr] = []
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                if value.conversion != -1 or value.format_spec is not None:
+                    return None
+                pieces.append(_call("str", value.value))
+            else:
+                pieces.append(value)
+        return pieces
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _is_text(node):
+        left, right = _parts(node.left), _parts(node.right)
+        return (left or [node.left]) + (right or [node.right])
+    return None
+
+
+def _templates(node: ast.expr) -> Iterator[Replacement]:
+    """The text built with str.format or % around one of its values, the others pasted into the template."""
+    parts = _parts(node)
+    if parts is None:
+        return
+    values = [i for i, part in enumerate(parts) if not isinstance(part, ast.Constant)]
+    if len(values) < 2:
+        return
+    for chosen in values:
+        for operator, hole in (("format template", "{}"), ("percent template", "%s")):
+            pieces: list[ast.expr] = []
+            for i, part in enumerate(parts):
+                if i == chosen:
+                    pieces.append(ast.Constant(hole))
+                elif isinstance(part, ast.Constant):
+                    text = str(part.value)
+                    escaped = text.replace("{", "{{").replace("}", "}}") if hole == "{}" else text.replace("%", "%%")
+                    pieces.append(ast.Constant(escaped))
+                else:
+                    pieces.append(part)
+            template = pieces[0]
+            for piece in pieces[1:]:
+                template = ast.BinOp(template, ast.Add(), piece)
+            value = parts[chosen]
+            if hole == "{}":
+                yield operator, _method(template, "format", value)
+            else:
+                yield operator, ast.BinOp(template, ast.Mod(), ast.Tuple([value], ast.Load()))
+
+
+def _stripped_values(node: ast.JoinedStr) -> Iterator[Replacement]:
+    for index, value in enumerate(node.values):
+        if isinstance(value, ast.FormattedValue) and isinstance(value.value, (ast.Name, ast.Subscript)):
+            changed = copy.deepcopy(node)
+            changed.values[index].value = _method(value.value, "strip")
+            yield "strip a value", changed
+
+
+def _int_like(node: ast.expr, ints: set[str]) -> bool:
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.Name):
+        return node.id in ints
+    if isinstance(node, ast.Subscript):
+        return True  # best[capacity], needed[position - 1]: guarded at run time
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.USub) and _int_like(node.operand, ints)
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) and not _is_text(node)
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in INT_CALLS
+    return False
+
+
+def _float_guard(value: ast.expr) -> ast.expr:
+    """`float(value)` when value is an int at run time (bools and other values pass through)."""
+    check = ast.Compare(_call("type", value), [ast.Is()], [ast.Name("int", ast.Load())])
+    return ast.IfExp(check, _call("float", value), value)
+
+
+def _returns(node: ast.Return, ints: set[str]) -> Iterator[Replacement]:
+    value = node.value
+    if value is None:
+        return
+    if isinstance(value, ast.Tuple):
+        yield "list for tuple", ast.Return(ast.List(value.elts, ast.Load()))
+        for index, element in enumerate(value.elts):
+            if _int_like(element, ints):
+                elements = list(value.elts)
+                elements[index] = _float_guard(element)
+                yield "float for int", ast.Return(ast.Tuple(elements, ast.Load()))
+    elif isinstance(value, (ast.List, ast.ListComp)):
+        yield "tuple for list", ast.Return(_call("tuple", value))
+    elif _int_like(value, ints):
+        yield "float for int", ast.Return(_float_guard(value))
+
+
+def _int_names(function: ast.FunctionDef) -> set[str]:
+    """Names the function binds to an int-looking value (`used = 0`, `used += size`, `planned = ...`)."""
+    names: set[str] = set()
+    for _ in range(2):  # a name bound from another int name (headroom = budget - planned)
+        for node in ast.walk(function):
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                if isinstance(node.op, (ast.Add, ast.Sub)) and _int_like(node.value, names):
+                    names.add(node.target.id)
+            elif isinstance(node, ast.Assign) and _int_like(node.value, names):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _parameters(function: ast.FunctionDef) -> list[str]:
+    return [arg.arg for arg in function.args.posonlyargs + function.args.args]
+
+
+def _iterated(function: ast.FunctionDef) -> set[str]:
+    """Parameters the function iterates (for loops, comprehensions, list(...), zip(...), ...)."""
+    found: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
+            found.add(node.iter.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ITERATING:
+            found.update(arg.id for arg in node.args if isinstance(arg, ast.Name))
+    return found & set(_parameters(function))
+
+
+def _containers(function: ast.FunctionDef) -> set[str]:
+    """Parameters the function iterates or indexes: the ones a caller hands over as a list or a dict."""
+    indexed = {
+        node.value.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+    }
+    return (_iterated(function) | indexed) & set(_parameters(function))
+
+
+class LearnerSites(_Sites):
+    """mutate.py's walk with the learner operators added, the answer's raise messages left alone, and
+    each site marked as input check or not."""
+
+    def __init__(self, answer: str, lines: range, chosen: int | None = None) -> None:
+        super().__init__(chosen)
+        self.answer, self.lines = answer, lines
+        self.checking = 0  # > 0 while inside an input check
+        self.validation: list[bool] = []  # per found site
+        self.ints: list[set[str]] = []  # int-looking names of each enclosing def
+
+    def _site(
+        self, node: ast.AST, line: int, operator: str, replacement: ast.AST, shown: tuple[str, str] | None = None
+    ) -> bool:
+        """Record one replacement (shown as `shown`, else as the two nodes); True when it is the chosen one."""
+        self._sync()
+        index = len(self.found)
+        function = self.scope[-1][0] if self.scope else "<module>"
+        before, after = shown or (ast.unparse(node), ast.unparse(replacement))
+        self.found.append((line, function, operator, before, after))
+        self.validation.append(self.checking > 0 or isinstance(node, ast.Raise))
+        return index == self.chosen
+
+    def _sync(self) -> None:
+        """Mark the sites mutate.py's own operators found since the last call (they belong to the node
+        being visited, so to the input check it is in, if any)."""
+        self.validation += [self.checking > 0] * (len(self.found) - len(self.validation))
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        checking = is_validation(node)
+        self._sync()
+        self.checking += checking
+        try:
+            return self._visit(node)
+        finally:
+            self._sync()
+            self.checking -= checking
+
+    def _visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.FunctionDef):
+            return self._function(node)
+        if isinstance(node, ast.Raise):
+            return self._raise(node)
+        line = getattr(node, "lineno", None) or getattr(getattr(node, "target", None), "lineno", 0)
+        for operator, replacement in self._learner(node):
+            if self._site(node, line, operator, replacement):
+                return ast.copy_location(replacement, node) if hasattr(node, "lineno") else replacement
+        return super().visit(node)
+
+    def _learner(self, node: ast.AST) -> Iterator[Replacement]:
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+            yield from _divisions(node)
+        if isinstance(node, ast.BoolOp):
+            yield from _conditions(node)
+        if isinstance(node, ast.Compare):
+            yield from _comparisons(node)
+        if isinstance(node, ast.Call):
+            yield from _calls(node)
+        if isinstance(node, (ast.For, ast.comprehension)):
+            yield from _characters(node)
+        if isinstance(node, (ast.BinOp, ast.JoinedStr)):
+            yield from _templates(node)
+        if isinstance(node, ast.JoinedStr):
+            yield from _stripped_values(node)
+        if isinstance(node, (ast.Break, ast.Continue)):
+            yield f"drop {type(node).__name__.lower()}", ast.Pass()
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id in ("list", "tuple")
+                and len(value.args) == 1
+                and isinstance(value.args[0], ast.Name)
+                and value.args[0].id == node.targets[0].id
+            ):
+                yield "drop list()", ast.Pass()
+        if isinstance(node, ast.Return) and self.scope and self.ints:
+            yield from _returns(node, self.ints[-1])
+
+    def _raise(self, node: ast.Raise) -> ast.AST:
+        """Drop the raise, or raise TypeError instead of ValueError; the message is never mutated."""
+        replacements: list[Replacement] = list(OPERATORS[ast.Raise](node))
+        exc = node.exc
+        if isinstance(exc, ast.Call) and isinstance(exc.func, ast.Name) and exc.func.id == "ValueError":
+            wrong = ast.Raise(ast.Call(ast.Name("TypeError", ast.Load()), exc.args, exc.keywords), node.cause)
+            replacements.append(("wrong exception", wrong))
+        for operator, replacement in replacements:
+            if self._site(node, node.lineno, operator, replacement):
+                return ast.copy_location(replacement, node)
+        return node
+
+    def _function(self, node: ast.FunctionDef) -> ast.AST:
+        """The whole-answer operators (read twice, change the input), then the def's own body."""
+        self.ints.append(_int_names(node))
+        try:
+            if node.name == self.answer and not self.scope:
+                first = next((s for s in node.body if s.lineno in self.lines), None)
+                if first is not None:
+                    for operator, replacement, shown in self._whole(node, first):
+                        self.scope.append((node.name, node.returns))
+                        try:
+                            chosen = self._site(first, first.lineno, operator, replacement, shown)
+                        finally:
+                            self.scope.pop()
+                        if chosen:
+                            return replacement
+            return self._enter(node)
+        finally:
+            self.ints.pop()
+
+    def _whole(self, node: ast.FunctionDef, first: ast.stmt) -> Iterator[tuple[str, ast.AST, tuple[str, str]]]:
+        """(operator, changed def, how the change is shown) for each whole-answer mistake."""
+        at = node.body.index(first)
+        for name in sorted(_iterated(node)):
+            read = ast.parse(f"list({name}) if hasattr({name}, '__next__') else None").body[0]
+            changed = copy.copy(node)
+            changed.body = [*node.body[:at], read, *node.body[at:]]
+            yield "read twice", changed, (f"{name} read once", f"{name} read twice")
+        for name in sorted(_containers(node)):
+            keep = ast.parse(f"_input_{name} = {name}").body[0]
+            clear = ast.parse(f"_input_{name}.clear() if type(_input_{name}) in (list, dict) else None").body[0]
+            changed = copy.copy(node)
+            changed.body = [*node.body[:at], keep, ast.Try(node.body[at:], [], [], [clear])]
+            yield "change the input", changed, (f"{name} left as it was", f"{name}.clear() before returning")
+
+
+def learner_mutants(source: str, answer: str, lines: range) -> list[LearnerMutant]:
+    """Every single-change mutant of an answer cell whose change lies on one of `lines`."""
+    survey = LearnerSites(answer, lines)
+    survey.visit(ast.parse(source))
+    survey._sync()
+    mutants = []
+    for index, (line, function, operator, before, after) in enumerate(survey.found):
+        if line not in lines:
+            continue
+        tree = LearnerSites(answer, lines, chosen=index).visit(ast.parse(source))
+        changed = ast.unparse(ast.fix_missing_locations(tree))
+        mutants.append(LearnerMutant(line, function, operator, before, after, changed + "\n", survey.validation[index]))
+    return mutants
+
+
+__all__ = ["LearnerMutant", "LearnerSites", "is_validation", "learner_mutants"]

@@ -1,0 +1,168 @@
+"""The learner-mistake operators: each makes the one change it names, only in solution code, and compiles."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from learner import learner_mutants
+
+
+def changes(source: str, name: str = "f") -> list[tuple[str, str]]:
+    """(operator, change) of every mutant of a snippet, all of whose lines count as solution code."""
+    return [(m.operator, m.change) for m in learner_mutants(source, name, range(1, 1000))]
+
+
+def run(source: str, operator: str, *args, name: str = "f", which: int = 0):
+    """Call the function `name` of the `which`-th mutant made by `operator`."""
+    mutants = [m for m in learner_mutants(source, name, range(1, 1000)) if m.operator == operator]
+    namespace: dict = {}
+    exec(mutants[which].source, namespace)
+    return namespace[name](*args)
+
+
+def test_mutate_pys_operators_are_still_made():
+    found = {operator for operator, _ in changes("def f(a, b):\n    if a <= b:\n        return 1\n    return 0\n")}
+    assert {"negate comparison", "shift boundary", "integer +1", "integer -1", "constant return"} <= found
+
+
+def test_a_raise_is_dropped_or_becomes_a_type_error_and_its_message_is_never_mutated():
+    source = "def f(x):\n    if x < 0:\n        raise ValueError(f'x must be at least 0, got {x + 1}')\n"
+    raises = [(m.operator, m.after) for m in learner_mutants(source, "f", range(1, 4)) if m.line == 3]
+    assert raises == [
+        ("drop raise", "pass"),
+        ("wrong exception", "raise TypeError(f'x must be at least 0, got {x + 1}')"),
+    ], "the message, with its + 1, is never mutated"
+
+
+def test_floor_ceil_and_round_are_confused_both_ways():
+    found = changes("def f(n):\n    return -(-n // 4), (n + 3) // 4\n")
+    assert ("floor instead of ceil", "-(-n // 4) -> n // 4") in found
+    assert ("round instead of ceil", "-(-n // 4) -> round(n / 4)") in found
+    assert ("floor instead of ceil", "(n + 3) // 4 -> n // 4") in found
+    assert ("round instead of floor", "(n + 3) // 4 -> round((n + 3) / 4)") in found
+    assert ("truncate instead of floor", "(n + 3) // 4 -> int((n + 3) / 4)") in found
+    assert ("float for int", "(n + 3) // 4 -> (n + 3) / 4") in found
+
+
+def test_a_condition_is_dropped_from_an_or_and_a_type_from_isinstance():
+    found = changes("def f(x):\n    return isinstance(x, (str, bytes)) or x is None\n")
+    assert ("drop a condition", "isinstance(x, (str, bytes)) or x is None -> x is None") in found
+    assert ("drop a condition", "isinstance(x, (str, bytes)) or x is None -> isinstance(x, (str, bytes))") in found
+    assert ("forget a type", "isinstance(x, (str, bytes)) -> isinstance(x, bytes)") in found
+    assert ("forget a type", "isinstance(x, (str, bytes)) -> isinstance(x, str)") in found
+
+
+def test_each_forbidden_character_is_forgotten_in_turn():
+    source = (
+        "def f(key):\n    for c in '[]\\r':\n        if c in key:\n            raise ValueError(c)\n    return key\n"
+    )
+    assert run(source, "forget a character", "a\r", which=2) == "a\r"  # the third drops "\r"
+    assert len([op for op, _ in changes(source) if op == "forget a character"]) == 3
+
+
+def test_break_and_continue_are_dropped():
+    found = changes("def f(xs):\n    for x in xs:\n        if x:\n            continue\n        break\n")
+    assert ("drop continue", "continue -> pass") in found and ("drop break", "break -> pass") in found
+
+
+def test_arguments_are_swapped_but_not_those_of_max_min_or_isinstance():
+    found = changes("def f(a, b):\n    return g(a, b) + max(a, b) + isinstance(a, int)\n")
+    assert [change for op, change in found if op == "swap arguments"] == ["g(a, b) -> g(b, a)"]
+
+
+def test_comparisons_with_text_ignore_case_or_strip_only_where_that_can_change_something():
+    found = changes(
+        "def f(p, key):\n    return 'KEY: VALUE' in p, key == '', '[' in key, '\\n' in key, p.strip() == ''\n"
+    )
+    assert ("ignore case", "'KEY: VALUE' in p -> 'key: value' in p.lower()") in found
+    assert ("strip in comparison", "key == '' -> key.strip() == ''") in found
+    assert ("strip in comparison", "'\\n' in key -> '\\n' in key.strip()") in found
+    assert not [c for _, c in found if c.startswith("'[' in key ->") and ("lower" in c or "strip" in c)]
+    assert not [c for o, c in found if o == "ignore case" and c.startswith("key == ''")], "'' has no case"
+    assert not [c for o, c in found if o == "strip in comparison" and "'KEY: VALUE'" in c.split(" -> ")[0]]
+    assert ("drop strip", "p.strip() -> p") in found
+    assert not [c for o, c in found if o == "strip in comparison" and c.startswith("p.strip() ==")]
+
+
+def test_a_value_in_an_f_string_is_stripped():
+    source = "def f(key, text):\n    return f'[{key}] {text}'\n"
+    assert run(source, "strip a value", " a ", " b ", which=1) == "[ a ] b"
+
+
+def test_a_separator_is_added_at_either_end_but_not_an_empty_one():
+    found = changes("def f(xs):\n    return ', '.join(xs) + ''.join(xs)\n")
+    assert ("separator at the start", "', '.join(xs) -> ', ' + ', '.join(xs)") in found
+    assert ("separator at the end", "', '.join(xs) -> ', '.join(xs) + ', '") in found
+    assert not [c for _, c in found if c.startswith("''.join(xs) ->") and "+" in c.split(" -> ")[1]]
+
+
+def test_a_string_built_around_user_text_becomes_a_template():
+    source = "def f(question, lines):\n    return 'Q: ' + question + '\\n' + lines\n"
+    with pytest.raises(KeyError):  # ('Q: ' + question + '\n{}').format(lines)
+        run(source, "format template", "{x}", "L", which=1)
+    with pytest.raises(ValueError):  # ('Q: ' + question + '\n%s') % (lines,)
+        run(source, "percent template", "100%", "L", which=1)
+    for operator in ("format template", "percent template"):
+        assert [run(source, operator, "plain", "L", which=which) for which in (0, 1)] == ["Q: plain\nL"] * 2
+
+
+def test_a_one_pass_iterator_argument_is_read_twice_and_a_list_argument_changed():
+    source = "def f(items, n):\n    total = 0\n    for item in items:\n        total += item\n    return total\n"
+    found = changes(source)
+    assert ("read twice", "items read once -> items read twice") in found
+    assert ("change the input", "items left as it was -> items.clear() before returning") in found
+    assert not [c for _, c in found if c.startswith("n read")], "n is never iterated"
+    assert run(source, "read twice", iter([1, 2]), 0) == 0
+    given = [1, 2]
+    assert run(source, "change the input", given, 0) == 3 and given == []
+
+
+def test_a_materialised_input_can_be_forgotten():
+    assert ("drop list()", "items = list(items) -> pass") in changes("def f(items):\n    items = list(items)\n")
+
+
+def test_a_tuple_becomes_a_list_a_list_a_tuple_and_an_int_a_float():
+    found = changes(
+        "def f(xs):\n    used = 0\n    out = []\n    out.append((used, 'a'))\n    return ' '.join(xs), used\n"
+    )
+    assert ("list for tuple", "return (' '.join(xs), used) -> return [' '.join(xs), used]") in found
+    assert ("list for tuple", "out.append((used, 'a')) -> out.append([used, 'a'])") in found
+    floats = [c for o, c in found if o == "float for int" and c.startswith("return")]
+    assert len(floats) == 1 and "float(used)" in floats[0], "only the int element, not the joined text"
+    assert ("tuple for list", "return [x for x in xs] -> return tuple([x for x in xs])") in changes(
+        "def f(xs):\n    return [x for x in xs]\n"
+    )
+
+
+def test_only_the_solution_lines_are_mutated():
+    source = "def f(a):\n    b = a + 1\n    return b + 2\n"
+    lines = {m.line for m in learner_mutants(source, "f", range(3, 4))}
+    assert lines == {3}
+
+
+def test_input_checks_are_marked_as_validation_and_the_rest_is_not():
+    source = (
+        "def f(xs, n):\n"
+        "    if n < 0:\n"
+        "        raise ValueError('n')\n"
+        "    for c in '[]':\n"
+        "        if c in xs:\n"
+        "            raise ValueError(c)\n"
+        "    return n + 1\n"
+    )
+    marked = {(m.line, m.validation) for m in learner_mutants(source, "f", range(1, 1000))}
+    assert {line for line, validation in marked if validation} == {2, 3, 4, 5, 6}
+    assert {line for line, validation in marked if not validation} == {7}
+
+
+def test_every_mutant_of_every_worked_answer_compiles_and_differs():
+    from answers import answers
+
+    for answer in answers().values():
+        sources = [m.source for m in learner_mutants(answer.source, answer.name, answer.lines)]
+        assert sources, f"{answer.qid}: no mutants"
+        for source in sources:
+            compile(source, answer.qid, "exec")
+        assert ast.unparse(ast.parse(answer.source)) + "\n" not in sources
