@@ -6,6 +6,7 @@ gradebooks with the replay and without it."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import shutil
 import sys
@@ -68,7 +69,10 @@ def _kernel_state(run_dir, notebook, tamper=None) -> list[str]:
         finally:
             await kernels.stop_kernel(kernel)
 
-    return asyncio.run(main())
+    # In a thread of its own: a test run may already have a loop running in the main thread (Playwright's
+    # sync API does), and asyncio.run refuses to nest.
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main()).result()
 
 
 def test_a_kernel_that_ran_an_exercise_accepts_the_recorded_inputs(run_dir):
