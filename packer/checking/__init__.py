@@ -3,8 +3,9 @@
 A learner calls `check("q1.1", assemble_context)` in an exercise notebook; the grader calls the same
 functions in each submission's kernel. Inside: `engine` (how one question is checked), `bank` (the question
 bank: ids, points, references, inputs), `inputs` (the pasteable helpers counterexamples may show),
-`linear` (q3.1's linear-work requirement), `variants` (reference answers to the variant questions) and
-`exercises` (`python -m packer.checking.exercises` writes exercises/ from solutions/).
+`linear` (q3.1's linear-work requirement), `variants` (reference answers to the variant questions),
+`replay` (the grader's recorded generated inputs, replayed instead of generated again) and `exercises`
+(`python -m packer.checking.exercises` writes exercises/ from solutions/).
 Imports point down only: this package uses the core `packer`, never `packer.lab` or `packer.grading`.
 """
 
@@ -33,6 +34,7 @@ from packer.checking.engine import (
     shown,
 )
 from packer.checking.bank import BANK
+from packer.checking import replay
 
 
 def question(qid: str) -> Question:
@@ -55,10 +57,11 @@ def check(qid: str, answer: Any) -> CheckResult:
     return shown(result)
 
 
-def run_check(qid: str, answer: Any) -> CheckResult:
+def run_check(qid: str, answer: Any, generated: list[tuple] | None = None) -> CheckResult:
     """check() for the grader: always runs the cases and the search now, shows nothing, and sets no time
-    limit of its own (the grader times the kernel; an interrupt still stops the check)."""
-    return evaluate(question(qid), answer)
+    limit of its own (the grader times the kernel; an interrupt still stops the check). `generated`: the
+    question's recorded generated inputs (packer.checking.replay), replayed before any search."""
+    return evaluate(question(qid), answer, generated=generated)
 
 
 def questions(lesson: str) -> list[Question]:
@@ -109,5 +112,6 @@ __all__ = [
     "grade",
     "question",
     "questions",
+    "replay",
     "run_check",
 ]

@@ -269,6 +269,7 @@ register(
         "predict: assemble_context(PREDICT_CHUNKS, 70, ' | ')",
         lambda: packer.chunks.assemble_context(PREDICT_CHUNKS, 70, " | "),
         cases=((),),
+        predict=tuple[str, int],
     )
 )
 
@@ -389,6 +390,7 @@ register(
         "predict: chosen and skipped ids at limit 24 with chars/4",
         _predict_q2_4,
         cases=((),),
+        predict=tuple[list[str], list[str]],
     )
 )
 
@@ -518,6 +520,7 @@ register(
         "predict: kept ids and payload bytes at limit 40, reserve 4",
         _predict_q3_4,
         cases=((),),
+        predict=tuple[list[str], int],
     )
 )
 
@@ -692,6 +695,7 @@ register(
         "predict: sum of section estimates vs estimate of the assembled prompt",
         _predict_q4_5,
         cases=((),),
+        predict=tuple[int, int],
     )
 )
 
@@ -831,6 +835,7 @@ register(
         "predict: kept ids and the most tokens the payload can have",
         _predict_q5_4,
         cases=((),),
+        predict=tuple[list[str], int],
     )
 )
 forbid(
@@ -926,6 +931,7 @@ register(
         "predict: what skip-and-continue and the knapsack keep in 60 tokens",
         _predict_q6_4,
         cases=((),),
+        predict=tuple[list[str], list[str]],
     )
 )
 

@@ -3,8 +3,10 @@
 `evaluate(question, answer)` returns a CheckResult (passed / failed / not attempted) that shows, on failure,
 the smallest input found where the answer and the reference disagree, as a call that can be pasted into a
 cell. The answer runs on a private copy of each input and must leave it as it was; with a time limit
-(in-notebook checks), a call that runs longer is stopped and reported; an interrupt becomes one line. The engine knows nothing of the
-question bank (packer.checking.bank); the package (packer.checking) joins the two.
+(in-notebook checks), a call that runs longer is stopped and reported; an interrupt becomes one line. What
+the answer prints while it is checked (sys.stdout and sys.stderr) is held back and counted, and the result
+shows its first few lines under the verdict. The engine knows nothing of the question bank
+(packer.checking.bank); the package (packer.checking) joins the two.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ import copy
 import dis
 import hashlib
 import inspect
+import io
 import re
 import signal
 import sys
 import threading
 import time
 import types
+import typing
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -51,6 +55,8 @@ _BEFORE = 40  # characters shown before the first difference of two long results
 LAB_PACKAGE = "packer.lab"  # the lessons' traces, measurements and figures: not an answer's building blocks
 UNSTABLE = "the answer gave different results for the same input (is it random, or does it keep state between calls?)"
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+PRINTED_SHOWN = 5  # lines of what an answer printed while it was checked shown under the verdict
+_PRINTED_WIDTH = 120  # characters of one such line shown before it is shortened
 
 
 def plain(value: Any) -> Any:
@@ -70,7 +76,11 @@ class Question:
 
     `requirement`, when given, runs after the answer agrees with the reference on every input: it
     returns None when the answer meets a requirement results cannot show (linear time, say), or the
-    (detail, input, expected, actual) of its failure."""
+    (detail, input, expected, actual) of its failure.
+
+    `predict`, set on a "predict the result" question, is the type its answer must return, written as
+    an annotation (`tuple[list[str], int]`): an answer of another type fails with a message naming the
+    type wanted, and a wrong answer is told which parts of it are wrong, never the expected value."""
 
     qid: str
     name: str
@@ -83,6 +93,7 @@ class Question:
     requirement: Callable[[Callable[..., Any]], tuple[str, str, str, str] | None] | None = None
     requirement_note: str = ""  # added to a PASSED result's detail when the requirement is met
     describe: Callable[[Any], str] | None = None  # how a result is shown, when only some of it is compared
+    predict: Any = None  # a predict question's answer type (`tuple[str, int]`); None for every other question
 
 
 @dataclass(frozen=True)
@@ -99,14 +110,35 @@ class CheckResult:
     expected: str | None = None
     actual: str | None = None
     tried: int = 0
+    printed: str = ""  # the first lines the answer printed while it was checked (at most PRINTED_SHOWN)
+    printed_lines: int = 0  # how many lines it printed in all
 
     def lines(self) -> list[str]:
-        """The readable report: a headline, then the failing input, expected and actual results."""
+        """The readable report: a headline, then the failing input, expected and actual results, then (when
+        the answer printed something while it was checked) the first lines of that and how many there were."""
         head = f"{self.qid} {self.name}: {self.status.upper()} ({self.points}/{self.max_points} points)"
         body = [f"  {self.detail}"] if self.detail else []
         if self.counterexample is not None:
-            body += [f"  input:    {self.counterexample}", f"  expected: {self.expected}", f"  actual:   {self.actual}"]
-        return [head, *body]
+            body.append(f"  input:    {self.counterexample}")
+        if self.expected is not None:
+            body.append(f"  expected: {self.expected}")
+        if self.actual is not None:
+            body.append(f"  actual:   {self.actual}")
+        return [head, *body, *self._printed_lines()]
+
+    def _printed_lines(self) -> list[str]:
+        if not self.printed_lines:
+            return []
+        shown = self.printed.split("\n")
+        count = self.printed_lines
+        noun = "line" if count == 1 else "lines"
+        if count <= len(shown):
+            return [f"  the answer printed {count} {noun} while it was checked:", *[f"  | {line}" for line in shown]]
+        return [
+            f"  the answer printed {count:,} {noun} while it was checked; the first {len(shown)}:",
+            *[f"  | {line}" for line in shown],
+            f"  | … and {count - len(shown):,} more",
+        ]
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for JSON reports."""
@@ -180,6 +212,78 @@ class _Stopped(Exception):
 def current_limit() -> float | None:
     """Seconds one call of the answer may take in the check now running (None: no limit)."""
     return _LIMIT[0]
+
+
+class Printed(io.TextIOBase):
+    """Where sys.stdout and sys.stderr point while an answer runs in a check: it keeps the first
+    PRINTED_SHOWN lines (each shortened) and only counts the rest, so an answer that prints in an endless
+    loop neither fills the memory nor the notebook, and is still stopped by the time limit."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.head: list[str] = []  # the first complete lines, shortened
+        self.current = ""  # the line being written, while the head is not full yet (shortened)
+        self.line_ends = 0
+        self.open_line = False  # characters were written after the last newline
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if not text:
+            return 0
+        if len(self.head) < PRINTED_SHOWN:
+            *complete, self.current = (self.current + text).split("\n")
+            self.head += [line[: _PRINTED_WIDTH + 1] for line in complete[: PRINTED_SHOWN - len(self.head)]]
+            self.current = self.current[: _PRINTED_WIDTH + 1] if len(self.head) < PRINTED_SHOWN else ""
+        self.line_ends += text.count("\n")
+        self.open_line = text[-1] != "\n"
+        return len(text)
+
+    def close(self) -> None:
+        """An answer that closes sys.stdout closes nothing: the notebook's own stream is restored after it."""
+
+    @property
+    def lines(self) -> int:
+        """How many lines were printed (a last line without its newline counts)."""
+        return self.line_ends + self.open_line
+
+    def excerpt(self) -> str:
+        """The first lines printed, as they are shown under the verdict (addresses removed, control
+        characters escaped, long lines shortened)."""
+        kept = self.head + ([self.current] if self.open_line and len(self.head) < PRINTED_SHOWN else [])
+        return "\n".join(_printed_line(line) for line in kept[: min(PRINTED_SHOWN, self.lines)])
+
+
+def _printed_line(line: str) -> str:
+    line = _clean(line.expandtabs(4).rstrip())
+    line = "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
+    return line if len(line) <= _PRINTED_WIDTH else line[: _PRINTED_WIDTH - 1] + "…"
+
+
+_PRINTED: list[Printed | None] = [None]  # what the answer printed in the check now running
+
+
+@contextmanager
+def answer_output() -> Iterator[None]:
+    """While the block runs (a call of the answer), what is written to sys.stdout and sys.stderr goes to
+    the running check's Printed; both streams are put back afterwards, whatever happens (an exception, the
+    time limit, an interrupt, an answer that replaced them itself). Outside a check it changes nothing."""
+    printed = _PRINTED[0]
+    if printed is None:
+        yield
+        return
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = printed
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
 
 
 @contextmanager
@@ -342,7 +446,7 @@ def _run(
     given = copy.deepcopy(args)
     try:
         if watch:
-            with time_limit(current_limit()):
+            with answer_output(), time_limit(current_limit()):
                 value = _watched(func, given)
         else:
             value = func(*given)
@@ -368,6 +472,64 @@ def _run(
         shown = _show(value)
         return _Outcome(None, ("unreadable result", shown), f"{shown} (not the expected shape)")
     return _Outcome(None, normalized, returned=value, describe=question.describe)
+
+
+def type_name(wanted: Any) -> str:
+    """An annotation as it is written: `int`, `tuple[list[str], int]`."""
+    return wanted.__name__ if typing.get_origin(wanted) is None and isinstance(wanted, type) else str(wanted)
+
+
+def _a(name: str) -> str:
+    return ("an " if name[:1] in "aeio" else "a ") + name
+
+
+def type_difference(wanted: Any, value: Any, where: str = "") -> str | None:
+    """How `value` is not of the annotated type `wanted`, or None when it is. Types must match exactly:
+    65.0 is not an int, True is not an int, a list is not a tuple. A tuple has as many items as its
+    annotation, each of the annotated type; each element of a list is of its one element type. `where`
+    names the part being compared ("item 2", "element 1 of item 1"); "" is the whole answer."""
+    origin, parts = typing.get_origin(wanted) or wanted, typing.get_args(wanted)
+    if type(value) is not origin:
+        kind = "None" if value is None else _a(type(value).__name__)
+        return f"{where} is {kind} ({_show(value)}), not {_a(type_name(wanted))}" if where else f"it returned {kind}"
+    if origin is tuple and parts:
+        if len(value) != len(parts):
+            return f"{where or 'it returned a tuple that'} has {len(value)} items, not {len(parts)}"
+        found = (
+            type_difference(part, item, f"item {number}{' of ' + where if where else ''}")
+            for number, (part, item) in enumerate(zip(parts, value), 1)
+        )
+        return next((difference for difference in found if difference), None)
+    if origin is list and parts:
+        found = (
+            type_difference(parts[0], item, f"element {number}{' of ' + where if where else ''}")
+            for number, item in enumerate(value, 1)
+        )
+        return next((difference for difference in found if difference), None)
+    return None
+
+
+def _predict_hint(expected: Any, actual: Any) -> str:
+    """What a wrong prediction of the right type is told: which items of it are wrong, and for a list of
+    the right elements, that only their order is; never what the expected value is."""
+    if not isinstance(expected, tuple) or len(expected) < 2:
+        return "not the result"
+    verdicts = []
+    for number, (want, got) in enumerate(zip(expected, actual), 1):
+        if want == got:
+            verdicts.append(f"item {number} is right")
+        elif isinstance(want, list) and sorted(map(repr, want)) == sorted(map(repr, got)):
+            verdicts.append(f"item {number} has the right elements in the wrong order")
+        else:
+            verdicts.append(f"item {number} is wrong")
+    if all(verdict.endswith("is wrong") for verdict in verdicts):
+        return "not the result: " + (
+            "both items are wrong" if len(verdicts) == 2 else f"all {len(verdicts)} items are wrong"
+        )
+    return "not the result: " + ", ".join(verdicts)
+
+
+PREDICT_NOTE = "(a check never shows the expected answer: work it through again)"
 
 
 def _agree(expected: _Outcome, actual: _Outcome) -> bool:
@@ -494,21 +656,69 @@ def _lesson_tool(value: Any) -> str | None:
     return None
 
 
-def evaluate(question: Question, answer: Any, seconds: float | None = None) -> CheckResult:
-    """Run one question's fixed cases, then its generated-input search, against an answer; with
-    `seconds`, a call of the answer that runs longer is stopped and reported (an endless loop)."""
-    outer, _LIMIT[0] = _LIMIT[0], seconds
+def search_constants() -> str:
+    """A digest of the constants the search draws some of its inputs from. Hypothesis reads them from the
+    local modules loaded in the process (the workbook's own), so two processes generate the same inputs
+    for a question only when this digest is the same in both; "" when this Hypothesis does not say."""
     try:
-        return _evaluate(question, answer)
+        from hypothesis.internal.conjecture.providers import _get_local_constants
+    except ImportError:
+        return ""
+    pool = _get_local_constants()
+    kinds = ("integers", "floats", "bytes", "strings")
+    return hashlib.sha256(repr([list(getattr(pool, kind, ())) for kind in kinds]).encode()).hexdigest()
+
+
+def _replayed(generated: list[tuple], disagreement: Callable) -> bool | None:
+    """Hand the answer the recorded inputs of the search, as the search would (the global random seeded as
+    Hypothesis seeds it for each input). True: it agreed on every one, where the search would have handed
+    it exactly these and found nothing; False: one disagreed (or raised), None: the constants the search
+    draws from changed meanwhile (the answer loaded a module). Either sends the check to the search itself."""
+    try:
+        from hypothesis.internal.entropy import deterministic_PRNG
+    except ImportError:
+        return None
+    before = search_constants()
+    if not before:
+        return None
+    for args in generated:
+        with deterministic_PRNG():
+            try:
+                if disagreement(args) is not None:
+                    return False
+            except Exception:
+                return False
+    return True if search_constants() == before else None
+
+
+def evaluate(
+    question: Question, answer: Any, seconds: float | None = None, generated: list[tuple] | None = None
+) -> CheckResult:
+    """Run one question's fixed cases, then its generated-input search, against an answer; with
+    `seconds`, a call of the answer that runs longer is stopped and reported (an endless loop). What the
+    answer prints meanwhile is held back: the result shows its first lines and counts the rest.
+
+    `generated` (the grader's, packer.checking.replay) is the question's generated inputs recorded in a
+    process that draws from the same constants: an answer that agrees on all of them passes the search
+    without generating them again; any other answer is searched as ever (the same smallest input)."""
+    outer, _LIMIT[0] = _LIMIT[0], seconds
+    outer_printed, _PRINTED[0] = _PRINTED[0], Printed()
+    streams = sys.stdout, sys.stderr
+    try:
+        return _evaluate(question, answer, generated)
     finally:
-        _LIMIT[0] = outer
+        sys.stdout, sys.stderr = streams  # already restored after each call; again, in case an interrupt cut in
+        _LIMIT[0], _PRINTED[0] = outer, outer_printed
 
 
-def _evaluate(question: Question, answer: Any) -> CheckResult:
+def _evaluate(question: Question, answer: Any, generated: list[tuple] | None = None) -> CheckResult:
     qid = question.qid
 
     def result(status: str, **details: Any) -> CheckResult:
         points = question.points if status == PASSED else 0
+        printed = _PRINTED[0]
+        if printed is not None and printed.lines:
+            details.update(printed=printed.excerpt(), printed_lines=printed.lines)
         return CheckResult(qid, question.name, status, points, question.points, **details)
 
     if not callable(answer):
@@ -522,9 +732,28 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
         running[0] = args
         expected = _run(question, question.reference, args, stub_means_unattempted=False)
         actual = _run(question, answer, args, stub_means_unattempted=first, watch=True)
+        returned = question.predict is not None and actual.raised is None and actual.text is None
+        if returned and type_difference(question.predict, actual.returned):
+            return expected, actual
         return None if _agree(expected, actual) else (expected, actual)
 
+    def predict_failure(pair: tuple[_Outcome, _Outcome]) -> CheckResult:
+        """A wrong prediction: its type, or which of its parts are wrong; the expected value is never shown."""
+        expected, actual = pair
+        wanted = type_name(question.predict)
+        if actual.raised is not None or actual.text is not None:
+            detail = f"{question.name}() must return its prediction, {_a(wanted)}, written as a literal"
+        else:
+            difference = type_difference(question.predict, actual.returned)
+            if difference:
+                detail = f"wrong type: {question.name}() must return {_a(wanted)}; {difference}"
+            else:
+                detail = f"{_predict_hint(expected.returned, actual.returned)} {PREDICT_NOTE}"
+        return result(FAILED, detail=detail, actual=actual.shown)
+
     def failure(args: tuple, pair: tuple[_Outcome, _Outcome], detail: str) -> CheckResult:
+        if question.predict is not None:
+            return predict_failure(pair)
         expected, actual = pair
         expected_text, actual_text = _expected_text(expected), actual.shown
         if not expected.raised and not actual.raised and expected.text is None and actual.text is None:
@@ -544,6 +773,12 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
         )
 
     def stopped(error: _Stopped) -> CheckResult:
+        if question.predict is not None:
+            return result(
+                FAILED,
+                detail=f"stopped: the answer was still running after {error.seconds:g} s (a prediction returns a literal)",
+                actual=f"still running after {error.seconds:g} s",
+            )
         expected = _run(question, question.reference, error.args_given, stub_means_unattempted=False)
         return result(
             FAILED,
@@ -555,16 +790,23 @@ def _evaluate(question: Question, answer: Any) -> CheckResult:
         )
 
     try:
-        return _search(question, answer, disagreement, failure, stopped, result)
+        return _search(question, answer, disagreement, failure, stopped, result, generated)
     except KeyboardInterrupt:
         where = f" on {show_call(question.name, running[0])}" if running[0] else ""
         raise CheckInterrupted(f"check {qid} interrupted{_short(where)}; no points recorded") from None
 
 
 def _search(
-    question: Question, answer: Any, disagreement: Callable, failure: Callable, stopped: Callable, result: Callable
+    question: Question,
+    answer: Any,
+    disagreement: Callable,
+    failure: Callable,
+    stopped: Callable,
+    result: Callable,
+    generated: list[tuple] | None = None,
 ) -> CheckResult:
-    """The fixed cases, then the generated inputs, then the question's extra requirement."""
+    """The fixed cases, then the generated inputs (replayed when recorded), then the question's extra
+    requirement."""
     try:
         for index, args in enumerate(question.cases):
             pair = disagreement(args, first=index == 0)
@@ -580,7 +822,11 @@ def _search(
         return stopped(error)
     tried = len(question.cases)
     detail = f"{len(question.cases)} fixed cases"
-    if question.inputs is not None:
+    replay = _replayed(generated, disagreement) if question.inputs is not None and generated is not None else None
+    if replay:
+        tried += GENERATED_EXAMPLES
+        detail += f" and up to {GENERATED_EXAMPLES} generated inputs"
+    elif question.inputs is not None:
         try:
             found = find(question.inputs, lambda args: disagreement(args) is not None, settings=SEARCH)
         except _Borrowed as error:
@@ -588,6 +834,8 @@ def _search(
         except _Stopped as error:
             return stopped(error)
         except NoSuchExample:
+            if replay is False:  # a recorded input disagreed, then the same inputs agreed: it keeps state
+                return result(FAILED, detail=UNSTABLE)
             tried += GENERATED_EXAMPLES
             detail += f" and up to {GENERATED_EXAMPLES} generated inputs"
         except Flaky:
@@ -604,7 +852,8 @@ def _search(
             return failure(found, pair, "smallest generated input found that disagrees with the reference")
     if question.requirement is not None:
         try:
-            unmet = question.requirement(answer)
+            with answer_output():
+                unmet = question.requirement(answer)
         except _Stopped as error:
             return stopped(error)
         if unmet:

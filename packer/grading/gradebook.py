@@ -142,6 +142,8 @@ def from_row(row: dict[str, Any]) -> Outcome:
             "max_points": t["max_score"],
             **{k: t.get(k) for k in ("detail", "counterexample", "expected", "actual")},
             "tried": t.get("tried", 0),
+            "printed": t.get("printed", ""),
+            "printed_lines": t.get("printed_lines", 0),
         }
         for t in row.get("tests", [])
     ]

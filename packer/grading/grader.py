@@ -25,7 +25,7 @@ import time
 import uuid
 from pathlib import Path
 
-from packer.grading.kernels import finish_search_cache, make_run_dir, warm_search_cache
+from packer.grading.kernels import finish_search_cache, make_run_dir, read_recorded_inputs, warm_search_cache
 from packer.grading.gradebook import Gradebook, checks_version, open_gradebook, to_csv, write_gradebook
 from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, peak_memory_mb
@@ -93,6 +93,7 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
         problem = finish_search_cache(warming, options.run_dir)
         if problem:
             print(f"warning: {problem}; each kernel builds its own, so grading is slower", file=sys.stderr)
+        pool.share(read_recorded_inputs(options.run_dir))  # read before any kernel runs: none could change it
 
         def done(outcome: Outcome) -> None:
             outcomes.append(outcome)

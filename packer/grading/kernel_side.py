@@ -3,11 +3,15 @@
 The grader sends this file's text into the kernel (it never imports it there), then calls
 `_workbook_grader_setup(...)` once and `_workbook_grade_question(qid)` once per question. Setup loads a
 fresh copy of `packer` from the grader's own folder, so a submission that replaced `check` or patched
-the `packer` it imported cannot change how it is graded, and it reports the tampering it can see.
+the `packer` it imported cannot change how it is graded, and it reports the tampering it can see. It also
+reads the generated inputs the grader recorded for the checks' searches (packer.checking.replay), when
+they are the grader's (their sha256 and counts match) and this kernel's search would draw the same
+ones (the same constants); each check then replays them instead of generating them again.
 Results go, one JSON line per question, to a file whose name the submission could not know.
 """
 
 import builtins as _builtins
+import hashlib as _hashlib
 import importlib as _importlib
 import json as _json
 import os as _os
@@ -22,8 +26,27 @@ def _workbook_fingerprint(dotted, code_key):
     return code_key(getattr(module, attribute, None))
 
 
-def _workbook_grader_setup(root, results_path, fingerprints):
-    """Load a fresh packer from `root`, compare it with what the notebook used, and start the results file."""
+def _workbook_generated(path, sha256, counts, checks, fresh):
+    """The recorded generated inputs by question id, read against the fresh copy's modules, when the file is
+    the grader's and this kernel's search draws from the same constants; {} otherwise (the checks search)."""
+    if not path:
+        return {}
+    try:
+        with open(path, "rb") as source:
+            data = source.read()
+        if _hashlib.sha256(data).hexdigest() != sha256:
+            return {}
+        constants, inputs = checks.replay.read(data.decode("utf-8"), fresh)
+    except Exception:
+        return {}
+    if constants != checks.engine.search_constants() or {q: len(i) for q, i in inputs.items()} != counts:
+        return {}
+    return inputs
+
+
+def _workbook_grader_setup(root, results_path, fingerprints, generated=("", "", {})):
+    """Load a fresh packer from `root`, compare it with what the notebook used, read the recorded generated
+    inputs (`generated`: their file, its sha256 and the number per question), and start the results file."""
     flags = []
     is_packer = lambda name: name == "packer" or name.startswith("packer.")  # noqa: E731
     saved = {name: module for name, module in list(_sys.modules.items()) if is_packer(name)}
@@ -62,7 +85,12 @@ def _workbook_grader_setup(root, results_path, fingerprints):
     for dotted, expected in sorted(fingerprints.items()):
         if _workbook_fingerprint(dotted, checks.code_key) != expected:
             flags.append(f"the notebook replaced {dotted}")
-    _builtins._workbook_grader = {"checks": checks, "namespace": namespace, "path": results_path}
+    _builtins._workbook_grader = {
+        "checks": checks,
+        "namespace": namespace,
+        "path": results_path,
+        "generated": _workbook_generated(*generated, checks, fresh),
+    }
     with open(results_path, "w", encoding="utf-8") as out:
         out.write(_json.dumps({"flags": flags}) + "\n")
 
@@ -78,6 +106,6 @@ def _workbook_grade_question(qid):
             qid, question.name, checks.NOT_ATTEMPTED, 0, question.points, detail=f"no {question.name} defined"
         )
     else:
-        result = checks.run_check(qid, answer)
+        result = checks.run_check(qid, answer, state["generated"].get(qid))
     with open(state["path"], "a", encoding="utf-8") as out:
         out.write(_json.dumps(result.as_dict()) + "\n")

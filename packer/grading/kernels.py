@@ -8,6 +8,7 @@ children, anything it detached (a new session, a double fork), found by that tok
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import shutil
 import signal
@@ -44,10 +45,16 @@ PRELUDE = (
 # Run once per grading run, before any kernel: fill the run's search cache (Hypothesis's Unicode tables and
 # the constants it reads from the workbook's modules), which every kernel would otherwise build for itself,
 # about a second each. A contained kernel sees the cache read-only (sandbox.command_prefix's `shared`).
+# Then record every question's generated inputs (packer.checking.replay) into the file named by argv[1]:
+# this process loads the modules an exercise's kernel loads, so it draws the inputs such a kernel would,
+# and each kernel replays them instead of spending most of its checks' time generating them again.
 WARM_UP = (
+    "import sys\n"
     "import packer, packer.checking, packer.checking.bank\n"
     "from hypothesis import find, strategies as st\n"
     "find(st.text(), lambda text: True)\n"
+    "text = packer.checking.replay.record(packer.checking.BANK.values())\n"
+    "open(sys.argv[1], 'w', encoding='utf-8').write(text)\n"
 )
 
 
@@ -74,6 +81,21 @@ def search_cache(run_dir: str) -> str:
     return os.path.join(run_dir, "hypothesis")
 
 
+def recorded_inputs(run_dir: str) -> str:
+    """The warm-up's record of every question's generated inputs (JSON text, read by the grader only)."""
+    return os.path.join(run_dir, "generated.json")
+
+
+def read_recorded_inputs(run_dir: str) -> dict:
+    """The recorded generated inputs ({"constants", "inputs"}), or {} when the warm-up wrote none."""
+    try:
+        with open(recorded_inputs(run_dir), encoding="utf-8") as source:
+            recorded = json.load(source)
+    except (OSError, ValueError):
+        return {}
+    return recorded if isinstance(recorded, dict) and {"constants", "inputs"} <= set(recorded) else {}
+
+
 def warm_search_cache(run_dir: str, run_token: str) -> subprocess.Popen:
     """Start filling the run's search cache in a process of the grader's own (see WARM_UP)."""
     folder = search_cache(run_dir)
@@ -87,7 +109,7 @@ def warm_search_cache(run_dir: str, run_token: str) -> subprocess.Popen:
         RUN_TOKEN: run_token,
     }
     return subprocess.Popen(
-        [sys.executable, "-c", WARM_UP],
+        [sys.executable, "-c", WARM_UP, recorded_inputs(run_dir)],
         env=env,
         cwd=folder,
         stdin=subprocess.DEVNULL,
@@ -218,6 +240,13 @@ async def stop_kernel(kernel: Kernel) -> None:
         if kernel.kc is not None:
             kernel.kc.stop_channels()
         kill_processes(tree(kernel.pid) | tokened(KERNEL_TOKEN, kernel.token))
+        # Nothing is left to deliver to the dead kernel: shutdown_kernel first sends an interrupt on the control
+        # channel (a contained kernel is interrupted by message), and closing that socket would otherwise wait
+        # its 100 ms linger for a reader that is gone, on every submission.
+        control = getattr(kernel.km, "_control_socket", None)
+        if control is not None:
+            with contextlib.suppress(Exception):
+                control.linger = 0
         try:
             await kernel.km.shutdown_kernel(now=True)
         except Exception:

@@ -75,6 +75,7 @@ async def _worker_loop(conn: Any, options: Options, slot: int) -> None:
     loop = asyncio.get_running_loop()
     warm: asyncio.Task | None = None
     started = 0
+    recorded: dict = {}  # the questions' recorded generated inputs, as the grader hands them over
 
     def start() -> asyncio.Task:
         # Two kernels per worker can be alive at once (the current one and the next, warming up): give
@@ -106,8 +107,11 @@ async def _worker_loop(conn: Any, options: Options, slot: int) -> None:
             submission = conn.recv()
             if submission is None:
                 break
+            if isinstance(submission, tuple) and submission[0] == SHARED:
+                recorded = submission[1]
+                continue
             try:
-                outcome = await grade_submission(submission, options, take_kernel)
+                outcome = await grade_submission(submission, options, take_kernel, recorded)
             except Exception as error:  # never lose the row, whatever went wrong
                 outcome = error_outcome(submission, error)
             conn.send((outcome.as_dict(), peak_memory_mb()))
@@ -140,6 +144,7 @@ def _interrupts_held():
 
 
 RECYCLE_AFTER = 100  # submissions a worker grades before a fresh one takes over (what it leaks, it takes along)
+SHARED = "recorded inputs"  # the message that hands a worker the questions' recorded generated inputs
 
 
 @dataclass
@@ -160,6 +165,7 @@ class Pool:
         self.workers: list[Worker] = []
         self.retired: list[Worker] = []
         self.worker_peak_mb = 0.0
+        self.recorded: dict = {}
 
     def start(self) -> None:
         """Start the workers (each one registered at once, so close() stops whichever started)."""
@@ -178,7 +184,16 @@ class Pool:
                 self.workers[slot] = worker
             else:
                 self.workers.append(worker)
+        if self.recorded:
+            worker.conn.send((SHARED, self.recorded))
         return worker
+
+    def share(self, recorded: dict) -> None:
+        """Hand every worker, and every worker started later, the questions' recorded generated inputs
+        (packer.checking.replay); each writes them for its kernels, so no kernel generates them again."""
+        self.recorded = recorded
+        for worker in self.workers if recorded else []:
+            worker.conn.send((SHARED, recorded))
 
     def grade(self, submissions: Iterable[Submission], on_outcome: Callable[[Outcome], None]) -> None:
         """Grade every submission, calling on_outcome with each row as it comes."""

@@ -42,6 +42,7 @@ FINGERPRINTED = (
     "builtins.repr",
     "sys.setprofile",
     "hashlib.sha256",
+    "json.loads",
 )
 OUTPUT_LIMIT = 100_000  # characters of output kept per cell; the rest is dropped and noted
 STATIC_TAMPERING = (
@@ -272,15 +273,34 @@ async def run_cells(
     return run, client
 
 
-async def _run_checks(client: Any, wanted: list, options: Options, kernel: Kernel) -> tuple[dict, list, str, list[str]]:
+def _write_recorded(private: str, wanted: list, recorded: dict) -> tuple[str, str, dict[str, int]]:
+    """Write the wanted questions' recorded generated inputs into the kernel's private folder; returns what
+    the kernel needs to trust them: the file, its sha256 and the number of inputs per question."""
+    inputs = {q.qid: recorded["inputs"][q.qid] for q in wanted if q.qid in recorded.get("inputs", {})}
+    if not inputs:
+        return "", "", {}
+    import hashlib
+
+    data = json.dumps({"constants": recorded["constants"], "inputs": inputs}).encode("utf-8")
+    path = os.path.join(private, "generated.json")
+    Path(path).write_bytes(data)
+    return path, hashlib.sha256(data).hexdigest(), {qid: len(args) for qid, args in inputs.items()}
+
+
+async def _run_checks(
+    client: Any, wanted: list, options: Options, kernel: Kernel, recorded: dict | None = None
+) -> tuple[dict, list, str, list[str]]:
     """Load the grader's checks in the kernel, check each question, and read back the results file.
+    `recorded`: the questions' recorded generated inputs, which the kernel replays when it can.
 
     Returns (results by qid, tampering flags, '' or the state that stopped it, qids whose check timed out)."""
     timed_out: list[str] = []
     private = results_folder(kernel)
     results_path = os.path.join(private, f"{os.urandom(8).hex()}.jsonl")
+    generated = _write_recorded(private, wanted, recorded or {})
     setup = nbformat.v4.new_code_cell(
-        KERNEL_SOURCE + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {_fingerprints()!r})"
+        KERNEL_SOURCE
+        + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {_fingerprints()!r}, {generated!r})"
     )
     try:
         state = await _run_cell(client, setup, len(client.nb.cells), 60)
@@ -419,8 +439,11 @@ def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbfo
     return None, notebook, sha256
 
 
-async def grade_submission(submission: Submission, options: Options, take_kernel: TakeKernel) -> Outcome:
-    """Grade one submission from its file to its row; whatever happens, a row comes back."""
+async def grade_submission(
+    submission: Submission, options: Options, take_kernel: TakeKernel, recorded: dict | None = None
+) -> Outcome:
+    """Grade one submission from its file to its row; whatever happens, a row comes back. `recorded`: the
+    questions' recorded generated inputs (packer.checking.replay), which its kernel replays when it can."""
     problem, notebook, sha256 = load(submission, options)
     if problem:
         return problem
@@ -472,7 +495,7 @@ async def grade_submission(submission: Submission, options: Options, take_kernel
         results: dict[str, dict] = {}
         checks_state, slow = "", []
         if client is not None:
-            results, flags, checks_state, slow = await _run_checks(client, wanted, options, kernel)
+            results, flags, checks_state, slow = await _run_checks(client, wanted, options, kernel, recorded)
             outcome.flags += flags
             if checks_state == "kernel died":
                 outcome.notes.append(

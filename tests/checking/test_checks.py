@@ -232,6 +232,8 @@ def test_as_dict_is_plain_json_data_that_round_trips():
         "expected",
         "actual",
         "tried",
+        "printed",
+        "printed_lines",
     } == set(data)
 
 

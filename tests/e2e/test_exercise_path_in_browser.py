@@ -19,11 +19,13 @@ from notebook_page import NotebookPage, wait_until
 LESSON = "notebooks/01_assemble_context.ipynb"
 EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
 
-# q1.1 answered with the lesson's first wrong policy: stop at the first chunk that does not fit.
+# q1.1 answered with the lesson's first wrong policy: stop at the first chunk that does not fit (printing as
+# it goes, as a learner debugging it would: the check shows the verdict first, then a few of those lines).
 WRONG = r'''def assemble_context(chunks, max_tokens, separator="\n\n"):
     """Keep whole chunks in rank order, stopping at the first one that does not fit."""
     kept, used = [], 0
     for chunk in chunks:
+        print("looking at", chunk["text"], "with", used, "used")
         if used + chunk["token_count"] > max_tokens:
             break
         kept.append(chunk["text"])
@@ -54,6 +56,14 @@ def test_a_learner_answers_q1_1_wrong_then_right_saves_and_is_graded(page, lab, 
     assert failed.startswith(f"q1.1 assemble_context: FAILED (0/{points} points)"), failed
     call, expected, actual = counterexample(failed)
     assert expected == repr(packer.assemble_context(*call)) != actual == repr(run_source(WRONG)(*call)), failed
+    lines = failed.splitlines()  # what the answer printed comes after the verdict, as a short excerpt
+    printed = lines.index("  the answer printed 3 lines while it was checked:")
+    assert lines[printed - 1].startswith("  actual:   "), failed
+    assert lines[printed + 1 :] == [
+        "  | looking at alpha with 0 used",
+        "  | looking at bravo with 40 used",
+        "  | looking at charlie with 70 used",
+    ], failed
     exercise.screenshot(exercise.cell(check_cell), screenshots / "exercise-q1.1-failed.png")
 
     passed = answer(exercise, stub, check_cell, RIGHT)

@@ -23,7 +23,7 @@ import pytest
 import packer.grading.grader as grade
 from grader_cli import grade_cli
 from packer.grading.gradebook import Gradebook
-from packer.grading.demo_class import KINDS, LESSON, definition_cell, solution, write_submission
+from packer.grading.demo_class import KINDS, LESSON, definition_cell, solution, with_cell, write_submission
 from packer.checking.exercises import exercise_name, solution_name, to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +46,15 @@ def mutant_notebook(qid: str, function) -> nbformat.NotebookNode:
     definition_cell(notebook, name).source = helpers + "\n\n" + source
     return notebook
 
+
+# A right answer to q1.3 that prints 1,000 lines on stdout and one on stderr every time it is called.
+PRINTS_WHEN_CHECKED = """import sys
+_quiet = assemble_prefix
+def assemble_prefix(chunks, max_tokens, separator="\\n\\n"):
+    for line in range(1000):
+        print("debug line", line)
+    print("and one on stderr", file=sys.stderr)
+    return _quiet(chunks, max_tokens, separator)"""
 
 AFTER = 2  # seconds a detached child waits, once its kernel is gone, before it writes its mark
 
@@ -102,6 +111,7 @@ def gradebook(tmp_path_factory):
             (folder / name).write_bytes((ROOT / folder_name / name).read_bytes())
     for how, name in (("new session", "detaches"), ("double fork", "double-forks")):
         (folder / f"{name}.ipynb").write_text(nbformat.writes(detached_child(marks / name, how)))
+    (folder / "prints-when-checked.ipynb").write_text(nbformat.writes(with_cell(PRINTS_WHEN_CHECKED)))
     write_submission(folder, "aaa-victim", "correct")  # graded first...
     vandal = solution()  # ...then changed by the last one
     vandal.cells.append(nbformat.v4.new_code_cell(f"open({str(folder / 'aaa-victim.ipynb')!r}, 'a').write(' ')"))
@@ -239,6 +249,26 @@ def test_an_answer_that_raises_is_feedback_not_a_crash(gradebook):
     test = next(t for t in rows["raises.ipynb"]["tests"] if t["qid"] == "q1.3")
     assert test["score"] == 0 and "ZeroDivisionError" in test["output"]
     assert rows["raises.ipynb"]["score"] == rows["raises.ipynb"]["max_score"] - test["max_score"]
+
+
+def test_an_answer_that_prints_when_checked_is_graded_with_a_short_excerpt_in_its_feedback(gradebook):
+    rows, out, *_ = gradebook
+    row = rows["prints-when-checked.ipynb"]
+    assert (row["status"], row["score"], row["max_score"]) == ("graded", 10, 10), row["output"]
+    test = next(t for t in row["tests"] if t["qid"] == "q1.3")
+    printed = test["printed_lines"]  # 1,001 lines for every input the answer was called on
+    assert printed % 1001 == 0 and printed > 1001 * 100, test
+    lines = test["output"].splitlines()
+    assert lines[0] == "q1.3 assemble_prefix: PASSED (2/2 points)"
+    assert lines[2:] == [
+        f"  the answer printed {printed:,} lines while it was checked; the first 5:",
+        *(f"  | debug line {n}" for n in range(5)),
+        f"  | … and {printed - 5:,} more",
+    ]
+    feedback = (out / grade.feedback_name(row["submission"])).read_text()
+    assert "\n".join(lines) in feedback and "debug line 5" not in feedback
+    assert len(json.dumps(row)) < 20_000, "the gradebook row holds the excerpt, not the output"
+    assert not any("the rest was dropped" in note for note in row["notes"])
 
 
 def test_huge_output_is_cut_and_the_grade_kept(gradebook):

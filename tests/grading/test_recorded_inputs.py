@@ -1,0 +1,130 @@
+"""The grader records every question's generated inputs once per run, and each submission's kernel replays
+them: a kernel that runs an exercise draws from the same constants as the warm-up (so its search would hand
+over exactly those inputs), a record that is not the grader's is ignored, and a class gets byte-identical
+gradebooks with the replay and without it."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import shutil
+import sys
+import uuid
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import packer.grading.grader as grade
+from packer.checking import BANK
+from packer.checking.exercises import exercise_name, solution_name
+from packer.grading import kernels, running
+from packer.grading.demo_class import LESSON, solution
+
+ROOT = Path(__file__).resolve().parents[2]
+SEARCHED = sorted(qid for qid, question in BANK.items() if question.inputs is not None)
+
+
+@pytest.fixture(scope="module")
+def run_dir():
+    """A grading run's folder with its search cache filled and its inputs recorded, as the grader makes it."""
+    folder = kernels.make_run_dir()
+    token = uuid.uuid4().hex
+    assert kernels.finish_search_cache(kernels.warm_search_cache(folder, token), folder) == ""
+    yield folder, token
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_warm_up_records_every_searched_question(run_dir):
+    recorded = kernels.read_recorded_inputs(run_dir[0])
+    assert sorted(recorded["inputs"]) == SEARCHED
+    assert all(len(inputs) == 120 for inputs in recorded["inputs"].values())
+    assert len(recorded["constants"]) == 64
+
+
+def _kernel_state(run_dir, notebook, tamper=None) -> list[str]:
+    """Run a notebook in a grader's kernel, then the grader's setup with the recorded inputs (changed first
+    by `tamper`, when given); the question ids whose inputs the kernel accepted."""
+
+    async def main():
+        folder, token = run_dir
+        kernel = await kernels.start_kernel(folder, token)
+        try:
+            _, client = await running.run_cells(notebook, kernel, running.Options(), [])
+            recorded = kernels.read_recorded_inputs(folder)
+            if tamper:
+                original = running._write_recorded
+                running._write_recorded = lambda private, wanted, recorded: tamper(*original(private, wanted, recorded))
+            try:
+                await running._run_checks(
+                    client, [BANK[q] for q in SEARCHED if q.startswith("q1.")], running.Options(), kernel, recorded
+                )
+            finally:
+                if tamper:
+                    running._write_recorded = original
+            probe = nbformat.v4.new_code_cell('print(_json.dumps(sorted(_builtins._workbook_grader["generated"])))')
+            await running._run_cell(client, probe, len(client.nb.cells), 30)
+            return json.loads(probe.outputs[0]["text"])
+        finally:
+            await kernels.stop_kernel(kernel)
+
+    # In a thread of its own: a test run may already have a loop running in the main thread (Playwright's
+    # sync API does), and asyncio.run refuses to nest.
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main()).result()
+
+
+def test_a_kernel_that_ran_an_exercise_accepts_the_recorded_inputs(run_dir):
+    notebook = nbformat.read(ROOT / "exercises" / exercise_name(LESSON), as_version=4)
+    assert _kernel_state(run_dir, notebook) == ["q1.1", "q1.2", "q1.3", "q1.4"]
+    assert _kernel_state(run_dir, solution()) == ["q1.1", "q1.2", "q1.3", "q1.4"]
+
+
+def _changed_file(path, sha256, counts):
+    Path(path).write_bytes(Path(path).read_bytes().replace(b'"q1.1": [', b'"q1.1": [{"tuple": [[], 0]}, ', 1))
+    return path, sha256, {**counts, "q1.1": counts["q1.1"] + 1}
+
+
+def _wrong_counts(path, sha256, counts):
+    return path, sha256, {**counts, "q1.1": counts["q1.1"] + 1}
+
+
+@pytest.mark.parametrize("tamper", [_changed_file, _wrong_counts], ids=["changed file", "wrong counts"])
+def test_recorded_inputs_that_are_not_the_graders_are_ignored(run_dir, tamper):
+    assert _kernel_state(run_dir, solution(), tamper) == []
+
+
+def test_a_kernel_that_loaded_other_workbook_modules_searches_as_ever(run_dir):
+    """Hypothesis draws constants from every local module loaded: a notebook that imported the lessons'
+    tools would be handed other inputs by its search, so its kernel does not replay the recorded ones."""
+    notebook = solution()
+    notebook.cells.insert(0, nbformat.v4.new_code_cell("import packer.lab.trace"))
+    assert _kernel_state(run_dir, notebook) == []
+
+
+def test_a_class_gets_the_same_gradebook_with_the_replay_and_without_it(tmp_path, monkeypatch):
+    sys.path.insert(0, str(ROOT / "tests" / "grading"))
+    from test_grade import LESSON_01_MUTANTS, mutant_notebook
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for number, (qid, _, function) in enumerate(LESSON_01_MUTANTS):
+        nbformat.write(mutant_notebook(qid, function), folder / f"mutant{number:02d}-{qid}.ipynb")
+    for slug in ("01_assemble_context", "03_utf8_packer", "06_policies"):
+        shutil.copy(ROOT / "solutions" / solution_name(slug), folder)
+        shutil.copy(ROOT / "exercises" / exercise_name(slug), folder)
+    books = []
+    for replayed in (True, False):
+        if not replayed:
+            monkeypatch.setattr(grade, "read_recorded_inputs", lambda run_dir: {})
+        out = tmp_path / f"grades-{replayed}"
+        assert grade.main([str(folder), "--out", str(out), "--jobs", "2", "--timeout", "30"]) == 0
+        books.append(json.loads((out / "grades.json").read_text()))
+    with_replay, without = books
+    assert [row["tests"] for row in with_replay["submissions"]] == [row["tests"] for row in without["submissions"]]
+    assert with_replay["submissions"] == without["submissions"]
+    rows = {row["submission"].split("/")[-1]: row for row in with_replay["submissions"]}
+    for slug in ("01_assemble_context", "03_utf8_packer", "06_policies"):
+        right, untouched = rows[solution_name(slug)], rows[exercise_name(slug)]
+        assert right["score"] == right["max_score"] > 0 and untouched["score"] == 0, (right, untouched)
