@@ -14,6 +14,7 @@ import textwrap
 from dataclasses import replace
 
 import pytest
+from learner_cells import learner
 from IPython.lib.pretty import pretty
 
 import packer
@@ -36,18 +37,6 @@ from packer.checking import (
 )
 
 LESSON_1 = "01_assemble_context"
-
-
-def learner(source: str) -> dict:
-    """Run notebook cells' code in a fresh namespace and return it (the learner's names)."""
-    namespace: dict = {"__name__": "__main__"}
-    exec(compile(textwrap.dedent(source), "<learner cell>", "exec"), namespace)
-    return namespace
-
-
-@pytest.fixture(autouse=True)
-def _checks_run_now(monkeypatch):
-    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
 
 
 # A correct learner answer to q1.1 and q1.2, with its own validation helper.

@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from packer.checking import DEFER_VARIABLE, question
+from packer.checking import question
 from packer.checking.exercises import exercise_name
 
 from test_mutants import FIXED_CASES_ONLY, MUTANTS, REQUIREMENT_ONLY, checked, searched
@@ -22,11 +22,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SLUGS = {
     slug[1]: slug for slug in (p.stem.removeprefix("exercise_") for p in (ROOT / "exercises").glob("exercise_0[1-9]_*"))
 }  # "1" -> "01_assemble_context"
-
-
-@pytest.fixture(autouse=True)
-def _checks_run_now(monkeypatch):
-    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
 
 
 def setup_namespace(qid: str) -> dict:

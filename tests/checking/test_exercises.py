@@ -88,12 +88,6 @@ def _headline(question, status: str, points: int) -> str:
     return f"{question.qid} {question.name}: {status.upper()} ({points}/{question.points} points)"
 
 
-@pytest.fixture(autouse=True)
-def _checks_run_now(monkeypatch):
-    """In-process checks must grade now, whatever the environment that started pytest says."""
-    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
-
-
 # --- exercises/ is exactly the generator's output -----------------------------------------------------
 def test_exercises_folder_is_exactly_what_the_generator_produces():
     wanted = expected_exercises(ROOT)

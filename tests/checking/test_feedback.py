@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import io
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
+from learner_cells import learner
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 
@@ -23,18 +23,6 @@ from packer.checking import BANK, DEFER_VARIABLE, FAILED, PASSED, TIME_LIMIT, Ch
 from packer.checking.engine import PRINTED_SHOWN, Printed, Question, evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def learner(source: str) -> dict:
-    """Run notebook cells' code in a fresh namespace and return it (the learner's names)."""
-    namespace: dict = {"__name__": "__main__"}
-    exec(compile(textwrap.dedent(source), "<learner cell>", "exec"), namespace)
-    return namespace
-
-
-@pytest.fixture(autouse=True)
-def _checks_run_now(monkeypatch):
-    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
 
 
 # Stops at the first chunk that does not fit (wrong for q1.1 on its first fixed case), printing 1,000 lines first.

@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from packer.checking import BANK, DEFER_VARIABLE, FAILED, PASSED, evaluate, questions, replay
+from packer.checking import BANK, FAILED, PASSED, evaluate, questions, replay
 from packer.checking.engine import search_constants, show_call
 from packer.checking.exercises import solution_lessons
 
@@ -25,11 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_mutants import MUTANTS  # noqa: E402  (the wrong answers every check must catch)
 
 SEARCHED = [qid for qid, question in BANK.items() if question.inputs is not None]
-
-
-@pytest.fixture(autouse=True)
-def _checks_run_now(monkeypatch):
-    monkeypatch.delenv(DEFER_VARIABLE, raising=False)
 
 
 @pytest.fixture(scope="module")

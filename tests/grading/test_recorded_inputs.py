@@ -109,7 +109,10 @@ def test_a_class_gets_the_same_gradebook_with_the_replay_and_without_it(tmp_path
 
     folder = tmp_path / "class"
     folder.mkdir()
-    for number, (qid, _, function) in enumerate(LESSON_01_MUTANTS):
+    # One wrong answer per lesson-01 question: test_replay.py already compares every mutant in process; this
+    # is the grader's path (recording, kernels replaying), which a small class exercises as well as a big one.
+    first_per_question = {qid: function for qid, _, function in reversed(LESSON_01_MUTANTS)}
+    for number, (qid, function) in enumerate(sorted(first_per_question.items())):
         nbformat.write(mutant_notebook(qid, function), folder / f"mutant{number:02d}-{qid}.ipynb")
     for slug in ("01_assemble_context", "03_utf8_packer", "06_policies"):
         shutil.copy(ROOT / "solutions" / solution_name(slug), folder)

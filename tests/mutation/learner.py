@@ -38,7 +38,7 @@ import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from mutate import OPERATORS, Replacement, _Sites
+from mutate import OPERATORS, Replacement, _short, _Sites
 
 SYMMETRIC = {"max", "min", "isinstance"}  # swapping their arguments changes nothing, or only the error
 ITERATING = {"list", "tuple", "enumerate", "zip", "sorted", "sum", "any", "all", "iter", "set", "reversed"}
@@ -62,11 +62,6 @@ class LearnerMutant:
     def change(self) -> str:
         """The change as `before -> after`, each side shortened to one readable line."""
         return f"{_short(self.before)} -> {_short(self.after)}"
-
-
-def _short(code: str, width: int = 70) -> str:
-    line = code.splitlines()[0] if code else code
-    return line if len(line) <= width and "\n" not in code else line[: width - 3] + "..."
 
 
 def _call(name: str, *args: ast.expr) -> ast.Call:
