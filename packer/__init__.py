@@ -10,8 +10,10 @@ only downwards (grading -> checking -> core; lab -> core):
 """
 
 from packer.chunks import assemble_context
+from packer.chat import mistral_chat, openai_chat
 from packer.counters import COUNTERS, count_chars_div4, count_utf8_bytes, count_words
 from packer.prompt import pack_prompt, render_prompt
+from packer.request import build_request, pack_request
 from packer.section_budget import (
     BudgetPlan,
     SectionCheck,
@@ -29,13 +31,17 @@ __all__ = [
     "SectionCheck",
     "assemble_context",
     "build_prompt",
+    "build_request",
     "check_sections",
     "count_chars_div4",
     "count_utf8_bytes",
     "count_words",
     "estimate_tokens",
     "format_plan",
+    "mistral_chat",
+    "openai_chat",
     "pack_prompt",
+    "pack_request",
     "pack_utf8",
     "plan_budget",
     "render_prompt",

@@ -1,0 +1,227 @@
+"""Request counters for pack_request: the tokens a chat model receives for a whole list of messages.
+
+A chat request is not one string. The provider's chat template wraps every message in control tokens and
+role markers, may move the system prompt, and may add the tool definitions; what counts against the
+context window is that rendered token sequence. Two kinds of counter ship here, both offline:
+
+- `mistral_chat(version, tools=())`: exact. mistral-common renders the request with Mistral's own
+  templates and SentencePiece models, which ship inside that package
+  (https://github.com/mistralai/mistral-common), and the counter returns the number of token ids.
+- `openai_chat(encoding)`: an estimate, published in OpenAI's cookbook ("How to count tokens with
+  tiktoken", section 6): 3 tokens per message, 1 more for a `name`, 3 more for the reply's priming, plus
+  the tokens of every value in the message. OpenAI does not publish its chat format; the cookbook calls
+  these counts "an estimate, not a timeless guarantee".
+  https://github.com/openai/openai-cookbook/blob/main/examples/How_to_count_tokens_with_tiktoken.ipynb
+
+A message is a dict with a "role" ("system", "user" or "assistant") and a "content" str; `openai_chat`
+also takes a "name". Loading a tokenizer happens on a counter's first call, never on `import packer`.
+
+Each counter also knows, exactly, how many tokens one more source line adds to the user's prompt at one
+of its line seams (see `line_cost_of` and packer/request.py), which lets pack_request skip re-measuring.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from packer.counters import bpe
+
+Message = dict[str, str]
+RequestCounter = Callable[[list[Message]], int]
+
+MISTRAL_VERSIONS = ("v1", "v2", "v3", "v7")
+ROLES = ("system", "user", "assistant")
+
+# Every request counter made here, to the exact per-line cost it carries (compared by identity).
+_LINE_COSTS: dict[int, tuple[RequestCounter, Callable[[str], int]]] = {}
+
+
+def line_cost_of(count: object) -> Callable[[str], int] | None:
+    """The exact cost of one prompt line at a seam, if `count` was made by this module; else None."""
+    entry = _LINE_COSTS.get(id(count))
+    return entry[1] if entry is not None and entry[0] is count else None
+
+
+def require_messages(messages: Any, keys: tuple[str, ...] = ("role", "content")) -> list[Message]:
+    """Check a chat request: a non-empty list of dicts with a known role and str values; ValueError if not."""
+    if not isinstance(messages, (list, tuple)) or not messages:
+        raise ValueError(f"messages must be a non-empty list of dicts, got {messages!r:.80}")
+    checked = []
+    for index, message in enumerate(messages):
+        where = f"message {index}"
+        if not isinstance(message, Mapping):
+            raise ValueError(f"{where}: expected a dict with 'role' and 'content', got {type(message).__name__}")
+        unknown = sorted(set(message) - set(keys), key=str)
+        if unknown:
+            raise ValueError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(keys)})")
+        if message.get("role") not in ROLES:
+            raise ValueError(f"{where}: role must be one of {', '.join(ROLES)}, got {message.get('role')!r}")
+        for key, value in message.items():
+            if not isinstance(value, str):
+                raise ValueError(f"{where}: {key} must be a str, got {type(value).__name__}")
+        if "content" not in message:
+            raise ValueError(f"{where}: missing 'content'")
+        checked.append(dict(message))
+    return checked
+
+
+# --- Mistral: exact, through mistral-common ---------------------------------------------------------------
+
+
+def _require_version(version: object) -> str:
+    """The template version, checked; ValueError naming the argument."""
+    if not isinstance(version, str) or version not in MISTRAL_VERSIONS:
+        raise ValueError(f"version must be one of {', '.join(MISTRAL_VERSIONS)}, got {version!r}")
+    return version
+
+
+@functools.cache
+def _mistral(version: str) -> Any:
+    """mistral-common's tokenizer for one instruct version, loaded once from the installed package."""
+    try:
+        from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+    except ImportError as error:  # pragma: no cover - the project installs it; say what is missing
+        raise ImportError(f"mistral_chat needs mistral-common and sentencepiece: {error}") from error
+    return getattr(MistralTokenizer, version)()
+
+
+def _require_tools(tools: Any) -> tuple[Any, ...]:
+    """Tool definitions as mistral-common's Tool objects (OpenAI's function format); ValueError if malformed."""
+    if isinstance(tools, (str, bytes, Mapping)) or not isinstance(tools, (list, tuple)):
+        raise ValueError(f"tools must be a list of tool definitions, got {type(tools).__name__}")
+    if not tools:
+        return ()
+    from mistral_common.protocol.instruct.tool_calls import Tool
+
+    checked = []
+    for index, tool in enumerate(tools):
+        try:
+            checked.append(Tool.model_validate(tool))
+        except Exception as error:  # pydantic's ValidationError, or a TypeError for a non-dict
+            first = str(error).splitlines()[:3]
+            raise ValueError(f"tool {index}: not a valid tool definition: {' '.join(first)}") from None
+    return tuple(checked)
+
+
+def _mistral_request(messages: list[Message], tools: tuple[Any, ...]) -> Any:
+    """The chat request as mistral-common's ChatCompletionRequest."""
+    from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, UserMessage
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+
+    kinds = {"system": SystemMessage, "user": UserMessage, "assistant": AssistantMessage}
+    typed = [kinds[message["role"]](content=message["content"]) for message in messages]
+    return ChatCompletionRequest(messages=typed, tools=list(tools) or None)
+
+
+def _encode(version: str, messages: Any, tools: tuple[Any, ...]) -> Any:
+    """mistral-common's tokenized request; its refusals (say, a last message that is not the user's) as ValueError."""
+    checked = require_messages(messages)
+    tokenizer = _mistral(version)
+    try:
+        return tokenizer.encode_chat_completion(_mistral_request(checked, tools))
+    except ValueError:
+        raise
+    except Exception as error:  # mistral-common's own exceptions for a request its template cannot render
+        raise ValueError(f"messages: the {version} template cannot render this request: {error}") from None
+
+
+def mistral_text(messages: Any, version: str, tools: Any = ()) -> str:
+    """The request as the model receives it, control tokens written out (mistral-common's rendering)."""
+    return _encode(_require_version(version), messages, _require_tools(tools)).text
+
+
+def mistral_tokens(messages: Any, version: str, tools: Any = ()) -> list[str]:
+    """The request's tokens as SentencePiece pieces, control tokens included, one string per token."""
+    version, tools = _require_version(version), _require_tools(tools)
+    ids = _encode(version, messages, tools).tokens
+    model = _mistral(version).instruct_tokenizer.tokenizer._model
+    return [model.id_to_piece(token) for token in ids]
+
+
+def _mistral_line_cost(version: str) -> Callable[[str], int]:
+    """Tokens one line adds after a newline of the prompt: encode("\\n" + line) minus its "▁" and "\\n" tokens."""
+    encode = _mistral(version).instruct_tokenizer.tokenizer._model.encode
+
+    def cost(line: str) -> int:
+        return len(encode("\n" + line)) - 2
+
+    return cost
+
+
+class _LazyLineCost:
+    """A line-cost function whose tokenizer loads on first call (so making a counter loads nothing)."""
+
+    def __init__(self, make: Callable[[], Callable[[str], int]]) -> None:
+        self._make = make
+        self._cost: Callable[[str], int] | None = None
+
+    def __call__(self, line: str) -> int:
+        if self._cost is None:
+            self._cost = self._make()
+        return self._cost(line)
+
+
+def mistral_chat(version: str, tools: Any = ()) -> RequestCounter:
+    """An exact request counter (messages -> int) for Mistral's `version` template, tools included if given."""
+    version = _require_version(version)
+    checked = _require_tools(tools)
+    if checked and version == "v1":
+        raise ValueError("tools: the v1 template has no tool definitions (mistral-common drops them)")
+    key = tuple(json.dumps(tool.model_dump(), sort_keys=True) for tool in checked)
+    return _mistral_counter_for(version, key)
+
+
+@functools.cache
+def _mistral_counter_for(version: str, tool_key: tuple[str, ...]) -> RequestCounter:
+    """One counter per (version, tools' JSON), made once so that its identity is stable."""
+    tools = _require_tools([json.loads(text) for text in tool_key])
+
+    def count(messages: list[Message]) -> int:
+        return len(_encode(version, messages, tools).tokens)
+
+    count.__name__ = count.__qualname__ = f"count_mistral_{version}" + ("_with_tools" if tools else "")
+    count.__doc__ = f"Exact tokens of the request under Mistral's {version} instruct template (mistral-common)."
+    line_cost = _LazyLineCost(lambda: _mistral_line_cost(version))
+    _LINE_COSTS[id(count)] = (count, line_cost)  # the entry keeps the counter alive: its id is never reused
+    return count
+
+
+# --- OpenAI: the cookbook's published estimate over a real BPE ----------------------------------------------
+
+TOKENS_PER_MESSAGE = 3
+TOKENS_PER_NAME = 1
+REPLY_PRIMING = 3
+
+
+@functools.cache
+def openai_chat(encoding: str) -> RequestCounter:
+    """The cookbook's estimate (messages -> int) for chat models on `encoding`: 3 per message, 1 per name, 3 for the reply."""
+    if not isinstance(encoding, str):
+        raise ValueError(f"encoding must be one of cl100k_base, o200k_base, got {encoding!r}")
+    try:
+        tokens = bpe(encoding)
+    except ValueError:
+        raise ValueError(f"encoding must be one of cl100k_base, o200k_base, got {encoding!r}") from None
+
+    def count(messages: list[Message]) -> int:
+        total = REPLY_PRIMING
+        for message in require_messages(messages, ("role", "content", "name")):
+            total += TOKENS_PER_MESSAGE + sum(tokens(value) for value in message.values())
+            if "name" in message:
+                total += TOKENS_PER_NAME
+        return total
+
+    count.__name__ = count.__qualname__ = f"count_openai_chat_{encoding}"
+    count.__doc__ = f"OpenAI cookbook's chat estimate over real {encoding} tokens (not the provider's own count)."
+    _LINE_COSTS[id(count)] = (count, tokens)  # a line's cost is its own count: pack_prompt's seams (prompt.py)
+    return count
+
+
+def chat_counters() -> dict[str, RequestCounter]:
+    """Every shipped request counter, by a name a learner can read (made here, loaded on first call)."""
+    named = {f"Mistral {version} (exact)": mistral_chat(version) for version in MISTRAL_VERSIONS}
+    named |= {f"OpenAI {name} (cookbook estimate)": openai_chat(name) for name in ("cl100k_base", "o200k_base")}
+    return named
