@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class bench bench-prompt bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -103,6 +103,10 @@ bench: $(STAMP)
 
 bench-prompt: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_prompt.py
+
+# pack_request with Mistral's v7 template: re-measuring every candidate request against the exact fast path.
+bench-request: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_request.py
 
 bench-widgets: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_widgets.py

@@ -62,6 +62,10 @@ def require_messages(messages: Any, keys: tuple[str, ...] = ("role", "content"))
         for key, value in message.items():
             if not isinstance(value, str):
                 raise ValueError(f"{where}: {key} must be a str, got {type(value).__name__}")
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise ValueError(f"{where}: {key} is not valid UTF-8 at index {error.start}: {error.reason}") from None
         if "content" not in message:
             raise ValueError(f"{where}: missing 'content'")
         checked.append(dict(message))
@@ -146,6 +150,7 @@ def _mistral_line_cost(version: str) -> Callable[[str], int]:
     encode = _mistral(version).instruct_tokenizer.tokenizer._model.encode
 
     def cost(line: str) -> int:
+        line.encode("utf-8")  # a lone surrogate: UnicodeEncodeError (a ValueError), as the counter refuses it
         return len(encode("\n" + line)) - 2
 
     return cost
