@@ -27,7 +27,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from packer.counters import bpe
+from packer.counters import BPE_ENCODINGS, bpe
 
 Message = dict[str, str]
 RequestCounter = Callable[[list[Message]], int]
@@ -87,7 +87,7 @@ def _mistral(version: str) -> Any:
     """mistral-common's tokenizer for one instruct version, loaded once from the installed package."""
     try:
         from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
-    except ImportError as error:  # pragma: no cover - the project installs it; say what is missing
+    except ImportError as error:  # the project installs it: say what is missing
         raise ImportError(f"mistral_chat needs mistral-common and sentencepiece: {error}") from error
     return getattr(MistralTokenizer, version)()
 
@@ -99,14 +99,16 @@ def _require_tools(tools: Any) -> tuple[Any, ...]:
     if not tools:
         return ()
     from mistral_common.protocol.instruct.tool_calls import Tool
+    from pydantic import ValidationError
 
     checked = []
     for index, tool in enumerate(tools):
         try:
             checked.append(Tool.model_validate(tool))
-        except Exception as error:  # pydantic's ValidationError, or a TypeError for a non-dict
-            first = str(error).splitlines()[:3]
-            raise ValueError(f"tool {index}: not a valid tool definition: {' '.join(first)}") from None
+        except ValidationError as error:
+            first = error.errors()[0]
+            place = ".".join(str(part) for part in first["loc"]) or "the definition"
+            raise ValueError(f"tool {index}: {place}: {first['msg']}") from None
     return tuple(checked)
 
 
@@ -126,8 +128,6 @@ def _encode(version: str, messages: Any, tools: tuple[Any, ...]) -> Any:
     tokenizer = _mistral(version)
     try:
         return tokenizer.encode_chat_completion(_mistral_request(checked, tools))
-    except ValueError:
-        raise
     except Exception as error:  # mistral-common's own exceptions for a request its template cannot render
         raise ValueError(f"messages: the {version} template cannot render this request: {error}") from None
 
@@ -175,7 +175,7 @@ def mistral_chat(version: str, tools: Any = ()) -> RequestCounter:
     checked = _require_tools(tools)
     if checked and version == "v1":
         raise ValueError("tools: the v1 template has no tool definitions (mistral-common drops them)")
-    key = tuple(json.dumps(tool.model_dump(), sort_keys=True) for tool in checked)
+    key = tuple(json.dumps(tool.model_dump()) for tool in checked)  # key order kept: the template renders it
     return _mistral_counter_for(version, key)
 
 
@@ -201,15 +201,17 @@ TOKENS_PER_NAME = 1
 REPLY_PRIMING = 3
 
 
-@functools.cache
 def openai_chat(encoding: str) -> RequestCounter:
     """The cookbook's estimate (messages -> int) for chat models on `encoding`: 3 per message, 1 per name, 3 for the reply."""
-    if not isinstance(encoding, str):
-        raise ValueError(f"encoding must be one of cl100k_base, o200k_base, got {encoding!r}")
-    try:
-        tokens = bpe(encoding)
-    except ValueError:
-        raise ValueError(f"encoding must be one of cl100k_base, o200k_base, got {encoding!r}") from None
+    if not isinstance(encoding, str) or encoding not in BPE_ENCODINGS:
+        raise ValueError(f"encoding must be one of {', '.join(BPE_ENCODINGS)}, got {encoding!r}")
+    return _openai_counter(encoding)
+
+
+@functools.cache
+def _openai_counter(encoding: str) -> RequestCounter:
+    """One counter per encoding, made once so that its identity is stable."""
+    tokens = bpe(encoding)
 
     def count(messages: list[Message]) -> int:
         total = REPLY_PRIMING

@@ -31,6 +31,7 @@ CONVERSATION = [
     {"role": "assistant", "content": "Hello"},
     {"role": "user", "content": "What is 2+2?"},
 ]
+USER = [{"role": "user", "content": "Hi"}]
 SEARCH_TOOL = {
     "type": "function",
     "function": {
@@ -89,7 +90,7 @@ def test_openai_chat_counts_special_token_look_alikes_as_plain_text():
     assert count([{"role": "user", "content": "<|endoftext|>"}]) == 3 + 1 + bpe("cl100k_base")("<|endoftext|>") + 3
 
 
-@pytest.mark.parametrize("encoding", [None, "gpt2", "CL100K_BASE", 5])
+@pytest.mark.parametrize("encoding", [None, "gpt2", "CL100K_BASE", 5, ["cl100k_base"]])
 def test_openai_chat_refuses_an_unknown_encoding_naming_the_argument(encoding):
     with pytest.raises(ValueError, match="encoding must be one of cl100k_base, o200k_base"):
         openai_chat(encoding)
@@ -150,6 +151,26 @@ def test_malformed_tools_are_refused_naming_the_argument_or_item(tools):
         mistral_chat("v7", tools=tools)
 
 
+@pytest.mark.parametrize(
+    ("tools", "error"),
+    [
+        ([{"type": "function"}], "tool 0: function: Field required"),
+        ([SEARCH_TOOL, 7], "tool 1: the definition: Input should be a valid dictionary or instance of Tool"),
+        ([{"type": "function", "function": {"name": 5}}], "tool 0: function.name: Input should be a valid string"),
+    ],
+)
+def test_a_malformed_tool_is_named_with_the_first_field_at_fault(tools, error):
+    with pytest.raises(ValueError) as raised:
+        mistral_chat("v7", tools=tools)
+    assert str(raised.value) == error
+
+
+def test_a_missing_mistral_common_is_an_import_error_that_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mistral_common.tokens.tokenizers.mistral", None)
+    with pytest.raises(ImportError, match="mistral_chat needs mistral-common and sentencepiece"):
+        packer.chat._mistral.__wrapped__("v7")
+
+
 @pytest.mark.parametrize("version", [None, "v4", "V7", 7, "tekken"])
 def test_an_unknown_template_version_is_refused(version):
     with pytest.raises(ValueError, match="version must be one of v1, v2, v3, v7"):
@@ -185,6 +206,7 @@ BAD_MESSAGES = [
     ([{"role": "user", "content": "x"}, {"role": "user", "content": None}], "message 1: content must be a str"),
     ([{"role": "user", "content": "x\ud800"}], "message 0: content is not valid UTF-8 at index 1"),
     ([{"role": "user", "content": "x", "tool_calls": "y"}], "message 0: unknown key 'tool_calls'"),
+    ([{"role": "user", "content": "x", "zeta": "y", "alpha": "z"}], "message 0: unknown key 'alpha' "),
 ]
 
 
@@ -216,6 +238,10 @@ def test_each_counter_is_made_once_so_its_identity_carries_its_line_cost():
     assert mistral_chat("v7") is mistral_chat("v7")
     assert mistral_chat("v7", tools=[SEARCH_TOOL]) is mistral_chat("v7", tools=(dict(SEARCH_TOOL),))
     assert mistral_chat("v7", tools=[SEARCH_TOOL]) is not mistral_chat("v7")
+    schema = SEARCH_TOOL["function"]["parameters"]
+    reordered = {**SEARCH_TOOL, "function": {**SEARCH_TOOL["function"], "parameters": dict(reversed(schema.items()))}}
+    assert mistral_text(USER, "v7", [reordered]) != mistral_text(USER, "v7", [SEARCH_TOOL]), "rendered as given"
+    assert mistral_chat("v7", tools=[reordered]) is not mistral_chat("v7", tools=[SEARCH_TOOL])
     assert openai_chat("cl100k_base") is openai_chat("cl100k_base")
     for counter in chat_counters().values():
         assert line_cost_of(counter) is not None

@@ -233,6 +233,18 @@ def plain(count):
     return lambda messages: count(messages)
 
 
+def remeasured(question, passages, window, max_output, count, system):
+    """An independent re-measurement, written from the contract: build each candidate request and count it."""
+    kept = []
+    for key, text in passages:
+        lines = "".join(f"[{k}] {t}\n" for k, t in [*kept, (key, text)])
+        request = [{"role": "system", "content": system}] if system else []
+        request.append({"role": "user", "content": f"Question: {question}\nSources:\n{lines}Answer:"})
+        if count(request) + max_output <= window:
+            kept.append((key, text))
+    return kept, [key for key, _ in passages if (key, dict(passages)[key]) not in kept]
+
+
 @settings(max_examples=150, deadline=None)
 @given(question=texts, passages=passage_lists, system=texts, name=counter_names)
 def test_the_request_counts_as_the_base_plus_each_lines_seam_cost(question, passages, system, name):
@@ -256,6 +268,7 @@ def test_fast_and_plain_paths_return_identical_results(question, passages, syste
     window = count(build_request(question, [], system)) + room + max_output
     fast = pack_request(question, passages, window, max_output, count, system)
     assert fast == pack_request(question, passages, window, max_output, plain(count), system)
+    assert fast[:2] == remeasured(question, passages, window, max_output, count, system)
     assert count(fast[2]) + max_output <= window
 
 
