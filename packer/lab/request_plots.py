@@ -28,12 +28,14 @@ def plot_budgets(budgets: Sequence[Budget], labels: Sequence[str] | None = None)
     for y, budget in enumerate(reversed(budgets)):
         left = 0
         for name, tokens in budget.parts:
+            headroom = name == "headroom"  # drawn hatched: a pale fill alone vanishes against the page
             ax.barh(
                 [y],
                 [tokens],
                 left=left,
-                color=PART_COLOURS[name],
-                edgecolor="white",
+                color="white" if headroom else PART_COLOURS[name],
+                hatch="///" if headroom else None,
+                edgecolor="#adb5bd" if headroom else "white",
                 linewidth=0.6,
                 label=name if name not in drawn and tokens > 0 else None,
             )
@@ -41,15 +43,17 @@ def plot_budgets(budgets: Sequence[Budget], labels: Sequence[str] | None = None)
                 drawn.add(name)
             left += tokens
     windows = sorted({b.window for b in budgets})
-    for window in windows:
-        ax.axvline(window, color=WINDOW, linestyle="--", linewidth=1.2)
+    for number, window in enumerate(windows):
+        ax.axvline(window, color=WINDOW, linestyle="--", linewidth=1.2, label=None if number else "window")
+    ax.set_xlim(0, max(1, windows[-1]) * 1.04)
     ax.set_yticks(range(len(budgets)), list(reversed(labels)), fontsize=8)
     ax.set_ylim(-0.6, len(budgets) - 0.4)
     ax.set_xlabel("tokens (each part a difference of real request counts)")
     window_text = " / ".join(map(str, windows))
     ax.set_title(f"where a {window_text}-token window goes", fontsize=10)
     handles, names = ax.get_legend_handles_labels()
-    order = sorted(range(len(names)), key=lambda i: PARTS.index(names[i]))
+    ranks = [*PARTS, "window"]
+    order = sorted(range(len(names)), key=lambda i: ranks.index(names[i]))
     ax.legend(
         [handles[i] for i in order],
         [names[i] for i in order],
