@@ -16,12 +16,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE = "token counts add up exactly at a seam the tokenizer always cuts"
-# Where the rule is taught (02) or relied on (03: running totals, 05: the adding packer, 06: the fast path).
+# Where the rule is taught (02) or relied on (03: running totals, 05: the adding packer, 06 and 07: the fast paths).
 TOLD_IN = [
     "notebooks/02_prompt_packer.ipynb",
     "notebooks/03_utf8_packer.ipynb",
     "notebooks/05_counting_units.ipynb",
     "notebooks/06_policies.ipynb",
+    "notebooks/07_whole_request.ipynb",
     "README.md",
 ]
 RETRACTED = [

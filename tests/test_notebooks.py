@@ -20,6 +20,7 @@ LESSONS = [
     "04_section_budget",
     "05_counting_units",
     "06_policies",
+    "07_whole_request",
 ]
 
 

@@ -307,3 +307,53 @@ def explore_policies(question: str | None = None, limit: int = 600, high: int = 
         "limit": _slider("budget (tokens)", limit, 50, high),
     }
     return Explorer(policies_view, controls)
+
+
+def request_view(
+    question: str,
+    passages: Any,
+    version: str,
+    tools: Any,
+    window: int,
+    max_output: int,
+    shown: int,
+    system: str = "",
+) -> View:
+    """pack_request under one Mistral template, the first `shown` passages offered: the window's parts and a bar."""
+    from packer.lab.request_budget import format_budget, request_budget
+    from packer.lab.request_plots import plot_budgets
+
+    def build() -> View:
+        checked = require_passages(passages)
+        if type(shown) is not int or not 0 <= shown <= len(checked):
+            raise ValueError(f"shown: expected 0 to {len(checked)}, got {shown!r}")
+        budget = request_budget(question, checked[:shown], version, window, max_output, system, tools)
+        return View(format_budget(budget), plot_budgets([budget]))
+
+    return _guarded(build)
+
+
+def explore_request(
+    question: str,
+    passages: Any,
+    system: str = "",
+    tool_sets: Mapping[str, Any] | None = None,
+    version: str = "v7",
+    window: int = 256,
+    max_output: int = 64,
+    shown: int | None = None,
+    high: int = 512,
+) -> Explorer:
+    """Menus for the template and the tools, sliders for the window, max_output and passages, over request_view."""
+    from packer.chat import MISTRAL_VERSIONS
+
+    passages = require_passages(passages)
+    tool_sets = dict(tool_sets) if tool_sets is not None else {"none": ()}
+    controls = {
+        "version": widgets.Dropdown(options=list(MISTRAL_VERSIONS), value=version, description="template"),
+        "tools": widgets.Dropdown(options=list(tool_sets.items()), description="tools"),
+        "window": _slider("window (tokens)", window, 0, high),
+        "max_output": _slider("max_output (tokens)", max_output, 0, high),
+        "shown": _slider("passages offered", len(passages) if shown is None else shown, 0, len(passages)),
+    }
+    return Explorer(request_view, controls, question=question, passages=passages, system=system)

@@ -16,6 +16,9 @@ import pytest
 
 import packer
 from packer.counters import COUNTERS
+from packer.lab.request_budget import PASSAGES as REQUEST_PASSAGES
+from packer.lab.request_budget import QUESTION as REQUEST_QUESTION
+from packer.lab.request_budget import SYSTEM as REQUEST_SYSTEM
 from packer.lab.retrieval import QUESTIONS
 from packer.lab.widgets import (
     chunks_view,
@@ -23,6 +26,7 @@ from packer.lab.widgets import (
     plan_view,
     policies_view,
     prompt_view,
+    request_view,
     seams_view,
     sections_view,
     utf8_view,
@@ -161,6 +165,18 @@ EXPLORERS: dict[str, list[Explorer]] = {
             dropdowns=1,
             start=1050,
             expected=lambda v: policies_view(QUESTIONS[2], v).text,
+        ),
+    ],
+    "07_whole_request": [
+        Explorer(
+            "explore_request(",
+            sliders=3,
+            dropdowns=2,
+            start=256,
+            key="ArrowLeft",  # the window slider: 255 tokens, and the headroom shrinks
+            expected=lambda v: (
+                request_view(REQUEST_QUESTION, REQUEST_PASSAGES, "v7", (), v, 64, 6, REQUEST_SYSTEM).text
+            ),
         ),
     ],
 }
