@@ -133,7 +133,11 @@ def _encode(version: str, messages: Any, tools: tuple[Any, ...]) -> Any:
 
 
 def mistral_text(messages: Any, version: str, tools: Any = ()) -> str:
-    """The request as the model receives it, control tokens written out (mistral-common's rendering)."""
+    """The request as the model receives it, control tokens written out (mistral-common's rendering).
+
+    It shows what mistral-common does, including that the v1 template drops tools; mistral_chat refuses
+    tools for v1 instead, so that a count never leaves out tools the application means to send.
+    """
     return _encode(_require_version(version), messages, _require_tools(tools)).text
 
 
