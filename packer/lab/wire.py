@@ -23,7 +23,7 @@ from packer.prompt import _line
 from packer.request import build_request
 from packer.validation import Passage, require_count, require_passages, require_str
 
-MODEL = "mistral-small-latest"
+MODEL = "mistral-large-2411"  # served by the v7 template in mistral-common's MODEL_NAME_TO_TOKENIZER_CLS
 
 
 def _require_flag(name: str, value: Any) -> bool:

@@ -67,7 +67,7 @@ def test_the_body_is_the_base_plus_its_escaped_lines(ensure_ascii, question, pas
 def test_the_body_is_the_json_a_client_sends():
     body = request_body(packer.build_request(QUESTION, PASSAGES[:1], SYSTEM), 64, True)
     assert json.loads(body) == {
-        "model": "mistral-small-latest",
+        "model": "mistral-large-2411",
         "messages": packer.build_request(QUESTION, PASSAGES[:1], SYSTEM),
         "max_tokens": 64,
     }
