@@ -403,6 +403,7 @@ def _utf8_args(passages: list, reserve: int, extra: int) -> tuple:
 RESERVE = st.one_of(st.just(0), st.integers(0, 8))
 UTF8_INPUTS_MAYBE_BAD = st.one_of(  # valid input, or valid input with one defect, or with two
     st.builds(_utf8_args, ANY_PASSAGES, RESERVE, st.integers(0, 50)),
+    st.builds(_utf8_args, st.one_of(PASSAGE_LIST.map(tuple), PASSAGE_LIST.map(once)), RESERVE, st.integers(0, 50)),
     st.builds(_utf8_args, PASSAGES, RESERVE, st.integers(-9, -1)),
     *[st.tuples(ANY_PASSAGES, bad, RESERVE) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
     *[st.tuples(ANY_PASSAGES, st.integers(9, 60), bad) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
