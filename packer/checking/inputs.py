@@ -91,9 +91,53 @@ def always_0(text: str) -> int:
 
 BROKEN_COUNTERS = (always_minus_2, always_minus_1, always_1_0, always_2_5, always_none, always_true)
 
+
+# --- request counters (lesson 07): cheap stand-ins for a chat template, messages -> int --------------------
+def _messages(messages: Any, counter: str) -> list[tuple[str, str]]:
+    """(role, content) of each message; a TypeError naming the counter when it was given something else."""
+    if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
+        raise TypeError(f"{counter} measures a request, a list of message dicts, not {type(messages).__name__}")
+    return [(message["role"], message["content"]) for message in messages]
+
+
+def count_request_words(messages: list[dict[str, str]]) -> int:
+    """A request counter: the words of every message's content, plus 3 per message and 3 for the reply
+    (the shape of OpenAI's cookbook estimate, over whitespace words instead of real tokens)."""
+    return 3 + sum(3 + len(content.split()) for _, content in _messages(messages, "count_request_words"))
+
+
+def count_template_div4(messages: list[dict[str, str]]) -> int:
+    """A request counter: the characters of a made-up chat template, divided by 4 and rounded up. Each
+    message is rendered `<|role|>content<|end|>`, and `<|assistant|>` primes the reply."""
+    rendered = "".join(f"<|{role}|>{content}<|end|>" for role, content in _messages(messages, "count_template_div4"))
+    return -(-len(rendered + "<|assistant|>") // 4)
+
+
+def count_system_folded(messages: list[dict[str, str]]) -> int:
+    """A request counter that charges the system prompt as Mistral's v1 to v3 templates place it: folded
+    into the user's turn, `[INST] system + "\\n\\n" + user [/INST]`, measured in characters divided by 4,
+    rounded up (a system message, even an empty one, adds its content and the two newlines)."""
+    parts = _messages(messages, "count_system_folded")
+    system = "".join(content + "\n\n" for role, content in parts if role == "system")
+    user = "".join(content for role, content in parts if role != "system")
+    return -(-len("<s>[INST] " + system + user + " [/INST]") // 4)
+
+
+def words_then_2_5(messages: list[dict[str, str]]) -> int | float:
+    """A broken request counter: count_request_words for a request without a source line, 2.5 once the
+    user's turn holds one (so the base request measures fine and the first candidate does not)."""
+    parts = _messages(messages, "words_then_2_5")
+    if any("\n[" in content for _, content in parts):
+        return 2.5
+    return count_request_words(messages)
+
+
+REQUEST_COUNTERS = (count_request_words, count_template_div4, count_system_folded)
+
 __all__ = [
     "BROKEN_COUNTERS",
     "Once",
+    "REQUEST_COUNTERS",
     "Record",
     "always_0",
     "always_1_0",
@@ -102,5 +146,9 @@ __all__ = [
     "always_minus_2",
     "always_none",
     "always_true",
+    "count_request_words",
+    "count_system_folded",
+    "count_template_div4",
     "once",
+    "words_then_2_5",
 ]

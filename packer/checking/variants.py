@@ -87,3 +87,11 @@ def above_cutoff(scored: list[tuple[str, float]], share: float) -> list[str]:
     best = max((exact(score) for _, score in scored), default=Fraction(0))
     bar = exact(share) * best
     return [key for key, score in scored if exact(score) >= bar]
+
+
+def fits(input_tokens: int, max_output: int, window: int) -> bool:
+    """Whether a request of input_tokens leaves max_output tokens for the answer: input + max_output <= window."""
+    require_count("input_tokens", input_tokens)
+    require_count("max_output", max_output)
+    require_count("window", window)
+    return input_tokens + max_output <= window

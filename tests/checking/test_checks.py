@@ -666,7 +666,7 @@ def test_grade_checks_each_present_name_and_skips_missing_ones():
 
 
 def test_grade_of_an_empty_namespace_is_all_not_attempted():
-    for lesson in "123456":
+    for lesson in "1234567":
         results = grade({}, lesson)
         assert results and all((r.status, r.points) == (NOT_ATTEMPTED, 0) for r in results)
 
@@ -678,10 +678,10 @@ def test_questions_are_found_by_slug_or_number_in_order():
 
 
 def test_the_question_bank_is_well_formed():
-    every = [q for lesson in "123456" for q in questions(lesson)]
+    every = [q for lesson in "1234567" for q in questions(lesson)]
     assert sorted(q.qid for q in every) == sorted(BANK), "a registered question belongs to no lesson"
     assert len({q.qid for q in every}) == len(every)
-    for lesson in "123456":
+    for lesson in "1234567":
         qids = [q.qid for q in questions(lesson)]
         assert 3 <= len(qids) <= 5, f"lesson {lesson} has {len(qids)} graded questions"
         assert qids == [f"q{lesson}.{i}" for i in range(1, len(qids) + 1)], "numbered consecutively from 1"
@@ -924,3 +924,41 @@ def test_a_list_where_a_tuple_is_expected_or_a_float_where_an_int_is_fails():
         "['alpha\\n\\nbravo\\n\\ndelta', 90]",
     )
     assert (floated.status, floated.actual) == (FAILED, "('alpha\\n\\nbravo\\n\\ndelta', 90.0)")
+
+
+# --- lesson 07: the request counters the checks use, and the template facts q7.4 gives ------------------
+def test_the_checks_request_counters_count_what_their_docstrings_say():
+    from packer.checking.inputs import count_request_words, count_system_folded, count_template_div4
+
+    user = {"role": "user", "content": "Question: why\nSources:\nAnswer:"}
+    system = {"role": "system", "content": "Be brief."}
+    assert count_request_words([user]) == 3 + 3 + 4 and count_request_words([system, user]) == 3 + 5 + 7
+    rendered = "<|user|>Question: why\nSources:\nAnswer:<|end|><|assistant|>"
+    assert count_template_div4([user]) == -(-len(rendered) // 4)
+    folded = "<s>[INST] Be brief.\n\nQuestion: why\nSources:\nAnswer: [/INST]"
+    assert count_system_folded([system, user]) == -(-len(folded) // 4)
+    # an empty system message still costs its two newlines, so adding one changes the count
+    empty = {"role": "system", "content": ""}
+    assert (count_system_folded([user]), count_system_folded([empty, user])) == (12, 13)  # 48 characters, then 50
+    with pytest.raises(TypeError, match="count_request_words measures a request"):
+        count_request_words("Question: why")
+
+
+def test_q7_4s_pieces_and_its_answer_are_what_mistral_common_measures():
+    """The token counts q7.4 prints, and the totals its reference derives from them, are the real ones."""
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    from packer.chat import mistral_chat
+    from packer.checking.bank import JOINED, PREDICT_PIECES, PREDICT_SYSTEM, PREDICT_USER, _predict_q7_4
+
+    request = [{"role": "system", "content": PREDICT_SYSTEM}, {"role": "user", "content": PREDICT_USER}]
+    texts = {
+        "the system prompt": PREDICT_SYSTEM,
+        "the user's prompt": PREDICT_USER,
+        JOINED: PREDICT_SYSTEM + "\n\n" + PREDICT_USER,
+    }
+    for version in ("v1", "v7"):
+        tokenizer = getattr(MistralTokenizer, version)().instruct_tokenizer.tokenizer
+        measured = {piece: len(tokenizer.encode(text, bos=False, eos=False)) for piece, text in texts.items()}
+        assert measured == PREDICT_PIECES, version
+    assert _predict_q7_4() == (mistral_chat("v1")(request), mistral_chat("v7")(request))

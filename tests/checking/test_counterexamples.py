@@ -125,5 +125,12 @@ def test_every_setup_cell_imports_every_helper_its_checks_can_show(qid):
             "always_minus_1",
         },
         "6": {"count_words", "count_chars_div4", "count_utf8_bytes"},
+        "7": {
+            "once",
+            *[c.__name__ for c in inputs.REQUEST_COUNTERS],
+            *[c.__name__ for c in inputs.BROKEN_COUNTERS],
+            "always_0",
+            "words_then_2_5",
+        },
     }[qid[1]]
     assert wanted <= set(namespace), f"missing from the setup cell: {sorted(wanted - set(namespace))}"

@@ -41,6 +41,7 @@ LESSONS = [
     "04_section_budget",
     "05_counting_units",
     "06_policies",
+    "07_whole_request",
 ]
 STUB = 'raise NotImplementedError("replace this line with your answer")'
 OPEN_QUESTION = "### Open question (not auto-graded)"

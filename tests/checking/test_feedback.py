@@ -220,7 +220,7 @@ PREDICTIONS = sorted(qid for qid, question in BANK.items() if question.predict i
 def test_every_predict_question_declares_the_type_its_reference_returns():
     from packer.checking.engine import type_difference
 
-    assert PREDICTIONS == ["q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4"]
+    assert PREDICTIONS == ["q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4", "q7.4"]
     for qid, question in BANK.items():
         assert (question.predict is not None) == question.name.startswith("predict_"), qid
     for qid in PREDICTIONS:
@@ -236,6 +236,7 @@ WRONG_TYPE = [
     ("q2.4", (("p1", "p3", "p4"), ["p2"]), "item 1 is a tuple (('p1', 'p3', 'p4')), not a list[str]"),
     ("q3.4", (["q", "s"], "33"), "item 2 is a str ('33'), not an int"),
     ("q6.4", (["a"], ["b", 3]), "element 2 of item 2 is an int (3), not a str"),
+    ("q7.4", (51.0, 46), "item 1 is a float (51.0), not an int"),
 ]
 
 
@@ -244,7 +245,12 @@ def test_a_predict_answer_of_the_wrong_type_scores_nothing_and_is_told_the_type_
     question = BANK[qid]
     result = check(qid, learner(f"def {question.name}():\n    return {answer!r}")[question.name])
     assert (result.status, result.points) == (FAILED, 0), str(result)
-    wanted = {"q1.5": "tuple[str, int]", "q2.4": "tuple[list[str], list[str]]", "q3.4": "tuple[list[str], int]"}
+    wanted = {
+        "q1.5": "tuple[str, int]",
+        "q2.4": "tuple[list[str], list[str]]",
+        "q3.4": "tuple[list[str], int]",
+        "q7.4": "tuple[int, int]",
+    }
     assert (
         result.detail
         == f"wrong type: {question.name}() must return a {wanted.get(qid, 'tuple[list[str], list[str]]')}; {why}"

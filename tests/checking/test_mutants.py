@@ -1159,6 +1159,212 @@ def above_cutoff_floats(scored, share):
     return [key for key, score in scored if score >= share * best]
 
 
+# --- lesson 07 ---------------------------------------------------------------------------------------
+# A learner's pack_request, with its rules as switches; each mutant below breaks one of them.
+def good_pack_request(
+    question,
+    passages,
+    window,
+    max_output,
+    count,
+    system="",
+    *,
+    reserve=True,
+    strict=False,
+    stop=False,
+    alone=False,
+    measured_system=True,
+    empty_system=False,
+    last_measured=False,
+    check_every_count=True,
+    base_reserve=True,
+    allow_bool=False,
+):
+    if not isinstance(question, str) or not isinstance(system, str) or not callable(count):
+        raise ValueError("question and system must be str, count a function")
+    need_count("window", window, allow_bool)
+    need_count("max_output", max_output, allow_bool)
+    passages = check_passages(passages)
+
+    def request(kept, with_system=True):
+        user = {"role": "user", "content": render(question, kept)}
+        return [{"role": "system", "content": system}, user] if (system or empty_system) and with_system else [user]
+
+    def measure(messages, checked=True):
+        n = count(request_for_count(messages))
+        if checked and (type(n) is not int or n < 0):
+            raise ValueError("count must return a non-negative int")
+        return n
+
+    def request_for_count(messages):
+        return messages if measured_system else [m for m in messages if m["role"] != "system"]
+
+    room = window - max_output if reserve else window
+    messages = request([])
+    if measure(messages) + (max_output if base_reserve else 0) > window:
+        raise ValueError("the base request and max_output are over the window")
+    chosen, skipped = [], []
+    for key, text in passages:
+        candidate = request([(key, text)] if alone else chosen + [(key, text)])
+        tokens = measure(candidate, check_every_count)
+        fits_now = tokens < room if strict else tokens <= room
+        if last_measured:
+            messages = request(chosen + [(key, text)])
+        if fits_now:
+            chosen.append((key, text))
+            messages = request(chosen)
+        else:
+            skipped.append(key)
+            if stop:
+                skipped += [k for k, _ in passages[len(chosen) + len(skipped) :]]
+                break
+    return chosen, skipped, messages
+
+
+def good_fits(input_tokens, max_output, window, allow_bool=False, strict=False):
+    for name, value in (("input_tokens", input_tokens), ("max_output", max_output), ("window", window)):
+        need_count(name, value, allow_bool)
+    return input_tokens + max_output < window if strict else input_tokens + max_output <= window
+
+
+CORRECT += [
+    ("q7.1", good_pack_request),
+    ("q7.2", good_pack_request),
+    ("q7.3", good_fits),
+    ("q7.4", lambda: (51, 46)),
+]
+
+
+@mutant("q7.1", "forgets the output reserve: keeps a passage while the request alone fits the window")
+def pack_request_no_reserve(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, reserve=False)
+
+
+@mutant("q7.1", "keeps a passage only while input + max_output < window (an exact fit is refused)")
+def pack_request_strict(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, strict=True)
+
+
+@mutant("q7.1", "stops at the first passage that does not fit instead of skipping it")
+def pack_request_stops(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, stop=True)
+
+
+@mutant("q7.1", "measures the request with the candidate passage alone, not with those already chosen")
+def pack_request_passage_alone(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, alone=True)
+
+
+@mutant("q7.1", "measures the user's message only: the system prompt is left out of the count")
+def pack_request_uncounted_system(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, measured_system=False)
+
+
+@mutant("q7.1", "drops the system message from the request it returns and measures")
+def pack_request_drops_system(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, "")
+
+
+@mutant("q7.1", "adds an empty system message when system is ''")
+def pack_request_empty_system(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, empty_system=True)
+
+
+@mutant("q7.1", "returns the last candidate measured, even when it was skipped")
+def pack_request_last_candidate(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, last_measured=True)
+
+
+@mutant("q7.1", "reads passages twice: a generator's passages are gone on the second pass")
+def pack_request_reads_twice(question, passages, window, max_output, count, system=""):
+    if not isinstance(passages, (list, tuple)):
+        list(passages)  # a first look
+    return good_pack_request(question, passages, window, max_output, count, system)
+
+
+@mutant("q7.1", "adds each line's own request count to the base request's instead of re-measuring")
+def pack_request_adds_lines(question, passages, window, max_output, count, system=""):
+    base = [{"role": "system", "content": system}] if system else []
+    used = count([*base, {"role": "user", "content": render(question, [])}])
+    chosen, skipped = [], []
+    for key, text in passages:
+        cost = count([{"role": "user", "content": f"[{key}] {text}\n"}])
+        if used + cost + max_output <= window:
+            chosen.append((key, text))
+            used += cost
+        else:
+            skipped.append(key)
+    return chosen, skipped, [*base, {"role": "user", "content": render(question, chosen)}]
+
+
+@mutant("q7.2", "accepts True and False for window and max_output")
+def pack_request_bools(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, allow_bool=True)
+
+
+@mutant("q7.2", "checks only the base request's count, not the candidates'")
+def pack_request_checks_base_only(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, check_every_count=False)
+
+
+@mutant("q7.2", "refuses a base request over the window, forgetting max_output there")
+def pack_request_base_without_reserve(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, base_reserve=False)
+
+
+@mutant("q7.2", "never checks that max_output is within the window, nor the base request")
+def pack_request_no_window_check(question, passages, window, max_output, count, system=""):
+    if not isinstance(question, str) or not isinstance(system, str) or not callable(count):
+        raise ValueError("question and system must be str, count a function")
+    need_count("window", window)
+    need_count("max_output", max_output)
+    passages = check_passages(passages)
+    chosen, skipped = [], []
+    for key, text in passages:
+        tokens = count(
+            [
+                *([{"role": "system", "content": system}] if system else []),
+                {"role": "user", "content": render(question, chosen + [(key, text)])},
+            ]
+        )
+        if type(tokens) is not int or tokens < 0:
+            raise ValueError("count must return a non-negative int")
+        (chosen.append((key, text)) if tokens + max_output <= window else skipped.append(key))
+    user = {"role": "user", "content": render(question, chosen)}
+    return chosen, skipped, [{"role": "system", "content": system}, user] if system else [user]
+
+
+@mutant("q7.3", "says a request fits only when input + max_output < window (an exact fit is refused)")
+def fits_strict(input_tokens, max_output, window):
+    return good_fits(input_tokens, max_output, window, strict=True)
+
+
+@mutant("q7.3", "accepts True and False as token counts")
+def fits_bools(input_tokens, max_output, window):
+    return good_fits(input_tokens, max_output, window, allow_bool=True)
+
+
+@mutant("q7.3", "forgets the reserve: input_tokens <= window")
+def fits_no_reserve(input_tokens, max_output, window):
+    good_fits(input_tokens, max_output, window)
+    return input_tokens <= window
+
+
+@mutant("q7.4", "counts [INST] and [/INST] as one token each in v1, as in v7")
+def predict_q7_4_inst_one_token():
+    return (46, 46)
+
+
+@mutant("q7.4", "forgets <s> in both templates")
+def predict_q7_4_no_bos():
+    return (50, 45)
+
+
+@mutant("q7.4", "forgets v7's [SYSTEM_PROMPT] markers")
+def predict_q7_4_no_system_markers():
+    return (51, 44)
+
+
 FIXED_CASES_ONLY = {
     assemble_sums_first,
     assemble_accepts_bytes_and_sets,
@@ -1184,6 +1390,7 @@ FIXED_CASES_ONLY = {
     assemble_measured_accepts_str,
     assemble_measured_negative_counts,
     above_cutoff_floats,
+    pack_request_reads_twice,
 }
 
 
@@ -1211,12 +1418,12 @@ def test_the_library_is_large_and_covers_every_graded_question():
     from packer.checking import questions
 
     assert len(MUTANTS) >= 12
-    every = {q.qid for lesson in "123456" for q in questions(lesson)}
+    every = {q.qid for lesson in "1234567" for q in questions(lesson)}
     assert {qid for qid, _, _ in MUTANTS} == every
 
 
 REQUIREMENT_ONLY = {pack_utf8_quadratic}  # right results, caught by the question's linear-work requirement
-PREDICTIONS = ("q2.4", "q3.4", "q5.4", "q6.4")  # one fixed answer each: there is no input to generate
+PREDICTIONS = ("q2.4", "q3.4", "q5.4", "q6.4", "q7.4")  # one fixed answer each: there is no input to generate
 GENERATED = [
     (q, w, f)
     for q, w, f in MUTANTS
