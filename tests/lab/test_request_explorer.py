@@ -116,7 +116,7 @@ def test_the_view_shows_the_same_text_and_a_figure():
         (("v7", (), 256, 300, 6), "ValueError: max_output (300) must not exceed window (256)"),
         (("v7", (), -1, 0, 6), "ValueError: window must be a non-negative int, got -1"),
         (("v7", (), 256, 250, 6), "ValueError: window: the base request"),
-        (("v7", ({"type": "function"},), 256, 64, 6), "ValueError: tool 0: not a valid tool definition"),
+        (("v7", ({"type": "function"},), 256, 64, 6), "ValueError: tool 0: function: Field required"),
     ],
 )
 def test_bad_values_become_a_value_error_naming_the_argument(arguments, message):
