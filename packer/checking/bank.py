@@ -1161,6 +1161,13 @@ PREDICT_PIECES = {  # tokens of each text, encoded alone (with SentencePiece's l
     "the user's prompt": 35,  # PREDICT_USER
     JOINED: 43,  # PREDICT_SYSTEM + "\n\n" + PREDICT_USER
 }
+# The tokens of a small request under both templates, shown in the exercise as q7.4's worked example (stored,
+# so that grading a submission loads no tokenizer; the same test checks them).
+SMALL_REQUEST = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
+SMALL_PIECES = {
+    "v1": ["<s>", "▁[", "INST", "]", "▁Be", "▁brief", ".", "<0x0A>", "<0x0A>", "Hi", "▁[", "/", "INST", "]"],
+    "v7": ["<s>", "[SYSTEM_PROMPT]", "▁Be", "▁brief", ".", "[/SYSTEM_PROMPT]", "[INST]", "▁Hi", "[/INST]"],
+}
 V1_INST, V1_END_INST = 3, 4  # v1 writes [INST] and [/INST] as text: "▁[", "INST", "]" and "▁[", "/", "INST", "]"
 
 

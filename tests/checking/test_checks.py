@@ -962,3 +962,10 @@ def test_q7_4s_pieces_and_its_answer_are_what_mistral_common_measures():
         measured = {piece: len(tokenizer.encode(text, bos=False, eos=False)) for piece, text in texts.items()}
         assert measured == PREDICT_PIECES, version
     assert _predict_q7_4() == (mistral_chat("v1")(request), mistral_chat("v7")(request))
+
+
+def test_q7_4s_worked_example_shows_the_tokens_mistral_common_gives():
+    from packer.chat import mistral_tokens
+    from packer.checking.bank import SMALL_PIECES, SMALL_REQUEST
+
+    assert {version: mistral_tokens(SMALL_REQUEST, version) for version in ("v1", "v7")} == SMALL_PIECES
