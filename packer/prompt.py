@@ -111,14 +111,22 @@ def _pack_at_seams(
     question: str, checked: list[Passage], limit: int, count: Counter, base: int
 ) -> tuple[list[Passage], list[str], str]:
     """The fast path for a bpe() counter: base + the sum of line counts is the exact prompt count (module doc)."""
+    chosen, skipped = keep_lines_that_fit(checked, limit, count, base)
+    return chosen, skipped, _render(question, chosen)
+
+
+def keep_lines_that_fit(
+    checked: list[Passage], limit: int, line_cost: Counter, base: int
+) -> tuple[list[Passage], list[str]]:
+    """Skip and continue over exact line costs added to `base`: (chosen passages, skipped ids)."""
     used = base
     chosen: list[Passage] = []
     skipped: list[str] = []
     for key, text in checked:
-        cost = count(_line(key, text))
+        cost = line_cost(_line(key, text))
         if used + cost <= limit:
             chosen.append((key, text))
             used += cost
         else:
             skipped.append(key)
-    return chosen, skipped, _render(question, chosen)
+    return chosen, skipped

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from packer.chat import Message, line_cost_of
-from packer.prompt import _line, _render
+from packer.prompt import _render, keep_lines_that_fit
 from packer.validation import Passage, require_count, require_passages, require_str
 
 RequestCounter = Callable[[list[Message]], int]
@@ -107,14 +107,5 @@ def _pack_at_seams(
     question: str, checked: list[Passage], system: str, limit: int, line_cost: Callable[[str], int], base: int
 ) -> tuple[list[Passage], list[str], list[Message]]:
     """The fast path for a packer.chat counter: base + the sum of line costs is the exact request count."""
-    used = base
-    chosen: list[Passage] = []
-    skipped: list[str] = []
-    for key, text in checked:
-        cost = line_cost(_line(key, text))
-        if used + cost <= limit:
-            chosen.append((key, text))
-            used += cost
-        else:
-            skipped.append(key)
+    chosen, skipped = keep_lines_that_fit(checked, limit, line_cost, base)
     return chosen, skipped, _request(question, chosen, system)
