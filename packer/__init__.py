@@ -1,4 +1,4 @@
-"""The context-packing workbook's shared module: four packers and the counters they are measured with.
+"""The context-packing workbook's shared module: the packers and the counters they are measured with.
 
 This top level holds the algorithms the lessons build, and nothing heavy: `import packer` loads no
 widgets, plotting, notebook or test libraries. Beside it, one subpackage per audience, each importing
