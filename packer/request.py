@@ -16,10 +16,12 @@ stands at a line seam of the prompt:
   content's BPE count adds up at these seams (the argument in packer/prompt.py).
 - mistral_chat: Mistral's SentencePiece models (BPE type, identity normalizer, byte fallback; checked in
   tests/core/test_pack_request.py) have no piece containing "\\n", so a newline is always its own
-  byte-fallback token and no merge crosses it: the text on each side of a newline is segmented as it
-  would be alone. Each line starts just after a newline and ends with one, so the tokens it adds are
-  those of "\\n" + line, less the 2 tokens ("▁", "<0x0A>") that the dummy prefix and the newline cost.
-  The template encodes the user's content, system prompt and tools around it, never across its seams.
+  byte-fallback token and no merge crosses it: what follows a newline is segmented the same whatever
+  precedes it (though not as it would be alone, which would give it the dummy prefix "▁"). Each line
+  starts just after a newline and ends with one, so the tokens it adds are those of "\\n" + line, less
+  the 2 tokens ("▁", "<0x0A>") that the dummy prefix and the newline cost there. Whatever the template
+  puts before the prompt (v1's "[INST] ", v2/v3's system prompt and blank line) or after it (" [/INST]")
+  stays outside the lines, and control tokens and tools are encoded as texts of their own.
 
 tests/core/test_pack_request.py checks both paths give the same result on random and adversarial requests
 for every shipped counter; tests/benchmarks/bench_request.py measures the difference.
