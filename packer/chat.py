@@ -149,28 +149,12 @@ def mistral_tokens(messages: Any, version: str, tools: Any = ()) -> list[str]:
     return [model.id_to_piece(token) for token in ids]
 
 
-def _mistral_line_cost(version: str) -> Callable[[str], int]:
-    """Tokens one line adds after a newline of the prompt: encode("\\n" + line) minus its "▁" and "\\n" tokens."""
-    encode = _mistral(version).instruct_tokenizer.tokenizer._model.encode
+def _mistral_line_cost(version: str, line: str) -> int:
+    """Tokens one line adds after a newline of the prompt: encode("\\n" + line) minus its "▁" and "\\n" tokens.
 
-    def cost(line: str) -> int:
-        line.encode("utf-8")  # a lone surrogate: UnicodeEncodeError (a ValueError), as the counter refuses it
-        return len(encode("\n" + line)) - 2
-
-    return cost
-
-
-class _LazyLineCost:
-    """A line-cost function whose tokenizer loads on first call (so making a counter loads nothing)."""
-
-    def __init__(self, make: Callable[[], Callable[[str], int]]) -> None:
-        self._make = make
-        self._cost: Callable[[str], int] | None = None
-
-    def __call__(self, line: str) -> int:
-        if self._cost is None:
-            self._cost = self._make()
-        return self._cost(line)
+    The tokenizer loads on the first call (it is cached), so making a counter loads nothing."""
+    line.encode("utf-8")  # a lone surrogate: UnicodeEncodeError (a ValueError), as the counter refuses it
+    return len(_mistral(version).instruct_tokenizer.tokenizer._model.encode("\n" + line)) - 2
 
 
 def mistral_chat(version: str, tools: Any = ()) -> RequestCounter:
@@ -193,8 +177,10 @@ def _mistral_counter_for(version: str, tool_key: tuple[str, ...]) -> RequestCoun
 
     count.__name__ = count.__qualname__ = f"count_mistral_{version}" + ("_with_tools" if tools else "")
     count.__doc__ = f"Exact tokens of the request under Mistral's {version} instruct template (mistral-common)."
-    line_cost = _LazyLineCost(lambda: _mistral_line_cost(version))
-    _LINE_COSTS[id(count)] = (count, line_cost)  # the entry keeps the counter alive: its id is never reused
+    _LINE_COSTS[id(count)] = (
+        count,
+        functools.partial(_mistral_line_cost, version),
+    )  # the entry keeps the counter alive: its id is never reused
     return count
 
 

@@ -37,12 +37,14 @@ error while counting (text that is not valid UTF-8), so error messages stay thos
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from packer.counters import bpe_encoding_of
 from packer.validation import Passage, require_count, require_passages, require_str
 
 Counter = Callable[[str], int]
+T = TypeVar("T")
 
 
 def _line(key: str, text: str) -> str:
@@ -94,17 +96,25 @@ def _pack_by_remeasuring(
     question: str, checked: list[Passage], limit: int, count: Counter
 ) -> tuple[list[Passage], list[str], str]:
     """The plain path: measure the whole candidate prompt for every passage."""
-    prompt = _render(question, [])
+    return keep_candidates_that_fit(checked, limit, lambda chosen: _render(question, chosen), partial(_measure, count))
+
+
+def keep_candidates_that_fit(
+    checked: list[Passage], limit: int, build: Callable[[list[Passage]], T], measure: Callable[[T], int]
+) -> tuple[list[Passage], list[str], T]:
+    """Skip and continue, measuring the whole candidate built from the chosen passages plus the next one:
+    (chosen passages, skipped ids, the last candidate kept, or build([]) when none is)."""
+    kept = build([])
     chosen: list[Passage] = []
     skipped: list[str] = []
     for passage in checked:
-        candidate = _render(question, chosen + [passage])
-        if _measure(count, candidate) <= limit:
+        candidate = build(chosen + [passage])
+        if measure(candidate) <= limit:
             chosen.append(passage)
-            prompt = candidate
+            kept = candidate
         else:
             skipped.append(passage[0])
-    return chosen, skipped, prompt
+    return chosen, skipped, kept
 
 
 def _pack_at_seams(

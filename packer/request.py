@@ -30,10 +30,11 @@ for every shipped counter; tests/benchmarks/bench_request.py measures the differ
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from packer.chat import Message, line_cost_of
-from packer.prompt import _render, keep_lines_that_fit
+from packer.prompt import _render, keep_candidates_that_fit, keep_lines_that_fit
 from packer.validation import Passage, require_count, require_passages, require_str
 
 RequestCounter = Callable[[list[Message]], int]
@@ -92,17 +93,8 @@ def _pack_by_remeasuring(
     question: str, checked: list[Passage], system: str, limit: int, count: RequestCounter
 ) -> tuple[list[Passage], list[str], list[Message]]:
     """The plain path: measure the whole candidate request for every passage."""
-    request = _request(question, [], system)
-    chosen: list[Passage] = []
-    skipped: list[str] = []
-    for passage in checked:
-        candidate = _request(question, chosen + [passage], system)
-        if _measure(count, candidate) <= limit:
-            chosen.append(passage)
-            request = candidate
-        else:
-            skipped.append(passage[0])
-    return chosen, skipped, request
+    build = partial(_request, question, system=system)
+    return keep_candidates_that_fit(checked, limit, build, partial(_measure, count))
 
 
 def _pack_at_seams(
