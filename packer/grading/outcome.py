@@ -28,6 +28,9 @@ class Outcome:
     written: list[dict] = field(default_factory=list)  # open written answers: {"question", "answer"}
     checks_version: str = ""
     containment: str = ""  # how the kernel that ran it was contained (see Options.containment)
+    lms: dict[str, str] = field(default_factory=dict)  # the course tool's own ids (see packer.grading.layouts)
+    submitted_at: str = ""  # when it was handed in (ISO 8601), where the layout records it
+    superseded_by: str = ""  # the submission that counts instead of this one ("" when this one counts)
 
     @property
     def score(self) -> int:
