@@ -4,10 +4,11 @@ import sys
 
 if __name__ == "__main__":  # not when multiprocessing's spawn re-imports this module in a worker
     try:
-        from packer.grading.grader import main
+        from packer.grading.grader import interrupts_as_keyboard_interrupt, main
 
-        code = main()
-    except KeyboardInterrupt:  # before grading began (a Ctrl-C while grading is main's own to report)
+        with interrupts_as_keyboard_interrupt():
+            code = main()
+    except KeyboardInterrupt as interrupt:  # before grading began (a Ctrl-C while grading is main's own to report)
         print("interrupted before grading began: nothing was graded or written", file=sys.stderr)
-        code = 130
+        code = 143 if type(interrupt).__name__ == "Terminated" else 130  # 128 + SIGTERM, 128 + SIGINT
     sys.exit(code)

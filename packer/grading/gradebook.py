@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from packer.grading.lock import LOCK_NAME
 from packer.grading.outcome import RESULT_FIELDS, Outcome, qid_order
 from packer.grading.running import GRADER_ROOT, Options
 
@@ -49,9 +50,8 @@ def checks_version() -> str:
     return digest.hexdigest()
 
 
-def open_gradebook(out: Path) -> Gradebook | None:
-    """The gradebook already in `out` (None when `out` is new or empty); a ValueError, before any grading,
-    when `out` is a file or a non-empty folder that is not a gradebook of ours."""
+def check_out_path(out: Path) -> None:
+    """A ValueError when `out` is a file, or a new name that looks like one."""
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out: {out} is a file; give a folder for grades.csv, grades.json and feedback/")
     if not out.exists() and out.suffix.lower() in FILE_LIKE:
@@ -59,7 +59,13 @@ def open_gradebook(out: Path) -> Gradebook | None:
             f"--out: {out} looks like a file name; --out is the folder that will hold grades.csv, "
             "grades.json and feedback/"
         )
-    if not out.exists() or not any(out.iterdir()):
+
+
+def open_gradebook(out: Path) -> Gradebook | None:
+    """The gradebook already in `out` (None when `out` is new or empty); a ValueError, before any grading,
+    when `out` is a file or a non-empty folder that is not a gradebook of ours."""
+    check_out_path(out)
+    if not out.exists() or not any(p.name != LOCK_NAME for p in out.iterdir()):
         return None
     data = _read_ours(out / "grades.json")
     if data is None:
@@ -103,7 +109,11 @@ def to_row(o: Outcome) -> dict[str, Any]:
     return {
         "submission": o.name,
         "learner": o.learner,
+        "lms": o.lms,
         "late": o.late,
+        "submitted_at": o.submitted_at,
+        "file_time": o.file_time,
+        "superseded_by": o.superseded_by,
         "sha256": o.sha256,
         "lesson": o.lesson,
         "status": o.status,
@@ -161,22 +171,56 @@ def from_row(row: dict[str, Any]) -> Outcome:
         list(row.get("written", [])),
         row.get("checks_version", ""),
         row.get("containment", ""),
+        dict(row.get("lms", {})),
+        row.get("submitted_at", ""),
+        row.get("file_time", ""),
+        row.get("superseded_by", ""),
     )
 
 
+def lms_id(o: Outcome) -> str:
+    """The id the course tool knows the learner by (Canvas user id, Moodle participant id, Gradescope sid or
+    email, nbgrader student id); "" when the layout gives none."""
+    for key in ("user_id", "participant_id", "sid", "email", "student_id"):
+        if o.lms.get(key):
+            return o.lms[key]
+    return ""
+
+
 def to_csv(outcomes: list[Outcome]) -> str:
-    """One row per submission: learner, late, points per question id, total, max, status and flags."""
+    """One row per submission: learner, the course tool's id for them, late, when handed in, whether it
+    counts, points per question id, total, max, status and flags."""
     qids = sorted({r["qid"] for o in outcomes for r in o.results}, key=qid_order)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["submission", "learner", "late", "lesson", "status", *qids, "total", "max", "flags"])
+    writer.writerow(
+        [
+            "submission",
+            "learner",
+            "lms",
+            "lms_id",
+            "late",
+            "submitted_at",
+            "counts",
+            "lesson",
+            "status",
+            *qids,
+            "total",
+            "max",
+            "flags",
+        ]
+    )
     for o in outcomes:
         points = {r["qid"]: r["points"] for r in o.results}
         writer.writerow(
             [
                 o.name,
                 o.learner,
+                o.lms.get("tool", ""),
+                lms_id(o),
                 "late" if o.late else "",
+                o.submitted_at,
+                f"superseded by {o.superseded_by}" if o.superseded_by else "yes",
                 o.lesson,
                 o.status,
                 *[points.get(q, "") for q in qids],

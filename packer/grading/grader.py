@@ -26,14 +26,30 @@ import uuid
 from pathlib import Path
 
 from packer.grading.kernels import finish_search_cache, make_run_dir, read_recorded_inputs, warm_search_cache
-from packer.grading.gradebook import Gradebook, checks_version, open_gradebook, to_csv, write_gradebook
+from packer.grading.gradebook import (
+    Gradebook,
+    check_out_path,
+    checks_version,
+    open_gradebook,
+    to_csv,
+    write_gradebook,
+)
+from packer.grading.layouts import late_by, mark_superseded, parse_due
+from packer.grading.lock import Busy, gradebook_lock
 from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, peak_memory_mb
 from packer.grading.reports import feedback_name, to_markdown
 from packer.grading.running import Options, lesson_of, lessons
 from packer.grading.sandbox import Limits, probe
 from packer.grading.shards import class_digest, parse_shard, shard_of
-from packer.grading.submissions import Submission, check_paths, digest, find_submissions, naming_root
+from packer.grading.submissions import (
+    Submission,
+    check_paths,
+    digest,
+    find_submissions,
+    naming_root,
+    nbgrader_course,
+)
 
 __all__ = [
     "main",
@@ -177,6 +193,15 @@ def note_changes(submissions: list[Submission], outcomes: dict[str, Outcome]) ->
     return changed
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stop as Ctrl-C does, and exit 143 (128 + 15) as a process stopped by SIGTERM."""
+
+
+def exit_status(interrupt: KeyboardInterrupt) -> int:
+    """130 after Ctrl-C (128 + SIGINT), 143 after SIGTERM (128 + SIGTERM), as a shell reports them."""
+    return 128 + (signal.SIGTERM if isinstance(interrupt, Terminated) else signal.SIGINT)
+
+
 @contextlib.contextmanager
 def interrupts_as_keyboard_interrupt():
     """SIGTERM stops the grader the way Ctrl-C does (main thread only)."""
@@ -185,7 +210,7 @@ def interrupts_as_keyboard_interrupt():
         return
 
     def stop(*_):
-        raise KeyboardInterrupt
+        raise Terminated
 
     previous = signal.signal(signal.SIGTERM, stop)
     try:
@@ -231,7 +256,8 @@ def make_progress(total: int):
 
 def main(argv: list[str] | None = None) -> int:
     """Grade the submissions and write the gradebook; exit 0 when every row was written, 2 when refused before
-    grading, 3 when written but no submission could be graded (every row a grader error), 130 on Ctrl-C."""
+    grading (or when another grader holds --out), 3 when written but no submission could be graded (every
+    row a grader error), 130 on Ctrl-C and 143 on SIGTERM (nothing written then)."""
     parser = argparse.ArgumentParser(prog="python -m packer.grading", description=__doc__.splitlines()[0])
     parser.add_argument("submissions", nargs="+", help="notebooks, zip archives, or folders searched for both")
     parser.add_argument(
@@ -270,6 +296,18 @@ def main(argv: list[str] | None = None) -> int:
         "--cpu-seconds", type=int, default=Limits.cpu_seconds, help="CPU time per kernel (default 600)"
     )
     parser.add_argument(
+        "--due",
+        default="",
+        metavar="WHEN",
+        help="the due date (ISO 8601, e.g. 2026-11-20T23:59+01:00): a submission whose layout records a later "
+        "time (nbgrader's timestamp, Gradescope's created_at) is marked late",
+    )
+    parser.add_argument(
+        "--wait",
+        action="store_true",
+        help="when another grader is writing to --out, wait for it instead of stopping at once",
+    )
+    parser.add_argument(
         "--shard",
         default="",
         metavar="K/N",
@@ -298,12 +336,85 @@ def main(argv: list[str] | None = None) -> int:
             limits = None
     try:
         shard = parse_shard(args.shard) if args.shard else None
-        paths = check_paths(args.submissions)
-        previous = open_gradebook(args.out)
-        check_shard_out(shard, previous, args.out)
+        due = parse_due(args.due) if args.due else None
+        paths = course_submissions(check_paths(args.submissions))
+        check_out_path(args.out)
         check_out_is_apart(args.out, paths)
         lesson = resolve_lesson(args.lesson)
         qids = check_questions(args.questions, lesson)
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        lock = gradebook_lock(args.out, args.wait)
+        lock.__enter__()
+    except Busy as error:
+        parser.error(str(error))
+    try:
+        return _grade_into(args, parser, shard, due, paths, lesson, qids, limits)
+    finally:
+        lock.__exit__(None, None, None)
+
+
+def course_submissions(paths: list[Path]) -> list[Path]:
+    """Each path, with an instructor's nbgrader course folder (source/, release/, submitted/ …) replaced
+    by its submitted/ folder, said on the terminal; a ValueError for a course folder with no submitted/."""
+    checked = []
+    for path in paths:
+        submitted = nbgrader_course(path)
+        if submitted is None:
+            checked.append(path)
+        elif submitted == path:
+            raise ValueError(
+                f"submissions: {path} is an nbgrader course folder (it holds source/ or release/) with no "
+                "submitted/ folder; run nbgrader collect first, or give the folder of submissions"
+            )
+        else:
+            print(
+                f"note: {path} is an nbgrader course folder; grading only its submitted/ "
+                "(source/, release/ and the rest are the instructor's, not learners')",
+                file=sys.stderr,
+            )
+            checked.append(submitted)
+    return checked
+
+
+def searched_prefixes(paths: list[Path], root: Path) -> list[str]:
+    """The row-name prefix of each path searched ("" when it is the naming root itself)."""
+    prefixes = []
+    for path in paths:
+        relative = path.relative_to(root).as_posix()
+        prefixes.append("" if relative == "." else relative)
+    return prefixes
+
+
+def under(name: str, prefixes: list[str]) -> bool:
+    """True when row name (or skipped-file line) `name` lies under one of the searched prefixes."""
+    return any(not p or name == p or name.startswith(p + "/") or name.startswith(p + ":") for p in prefixes)
+
+
+GONE = "file gone: "  # the flag of a row whose file a full regrade of its folder no longer found
+
+
+def mark_gone(book: Gradebook, found: set[str], prefixes: list[str]) -> list[str]:
+    """Flag every kept row whose folder was searched again and whose file is no longer there."""
+    gone = []
+    for name, row in book.rows.items():
+        if name in found or not under(name, prefixes):
+            continue
+        gone.append(name)
+        if not any(flag.startswith(GONE) for flag in row.flags):
+            row.flags.append(
+                f"{GONE}not found when its folder was graded again; this row is from an earlier run "
+                "(delete the row from the LMS import if the submission was withdrawn)"
+            )
+    return sorted(gone)
+
+
+def _grade_into(args, parser, shard, due, paths, lesson, qids, limits) -> int:
+    """Everything after the lock on --out is held: read the gradebook, grade, write."""
+    try:
+        previous = open_gradebook(args.out)
+        check_shard_out(shard, previous, args.out)
         if previous and previous.root and all(p.is_relative_to(previous.root) for p in paths):
             root, top = previous.root, previous.top
         else:
@@ -325,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
         if previous and submission.name in previous.rows:
             submission.learner = previous.rows[submission.name].learner or submission.learner
             submission.late = previous.rows[submission.name].late
+        if due is not None and late_by(submission.submitted_at, due):
+            submission.late = True
 
     version = checks_version()
     run_dir = make_run_dir()
@@ -338,7 +451,9 @@ def main(argv: list[str] | None = None) -> int:
             progress.bar.close()
             completed = complete_rows(outcomes, options, version)
             book = previous or Gradebook()
-            book.root, book.top, book.skipped = root, top, skipped
+            prefixes = searched_prefixes(paths, root)
+            kept_skipped = [line for line in book.skipped if not under(line, prefixes)] if previous else []
+            book.root, book.top, book.skipped = root, top, sorted(kept_skipped + skipped)
             book.changed = note_changes(submissions, {o.name: o for o in outcomes})
             if checks_version() != version:
                 book.changed.append("the grader's own packer/ sources changed during grading")
@@ -357,9 +472,11 @@ def main(argv: list[str] | None = None) -> int:
                 }
             kept = len(set(book.rows) - {o.name for o in outcomes})
             book.rows.update({o.name: o for o in outcomes})
+            gone = mark_gone(book, {s.name for s in submissions}, prefixes) if not shard else []
+            superseded = mark_superseded(list(book.rows.values()))
             with no_interrupts():
                 write_gradebook(book, options, args.out, previous)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the clean-up short
         if progress is not None:
@@ -370,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{'; the gradebook in ' + str(args.out) + ' is as it was' if previous else ''}",
             file=sys.stderr,
         )
-        return 130
+        return exit_status(interrupt)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
         if threading.current_thread() is threading.main_thread():
@@ -378,6 +495,19 @@ def main(argv: list[str] | None = None) -> int:
     with no_interrupts():  # written already: a Ctrl-C now must not read as "nothing was written"
         for line in book.changed:
             print(f"warning: {line}", file=sys.stderr)
+        for what, count in sorted(superseded.items()):
+            print(
+                f"superseded: {count} submission{'s' if count > 1 else ''} by a later one of the same learner and "
+                f"lesson (latest by {what}); each is kept as a row marked superseded, and only the latest counts",
+                file=sys.stderr,
+            )
+        if gone:
+            print(
+                f"warning: {len(gone)} row{'s' if len(gone) > 1 else ''} kept from an earlier run, whose file is "
+                f"gone from the folder graded now (flagged 'file gone'): {', '.join(gone[:3])}"
+                f"{' …' if len(gone) > 3 else ''}",
+                file=sys.stderr,
+            )
         elapsed = time.monotonic() - started
         kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
         share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""

@@ -30,6 +30,7 @@ class Outcome:
     containment: str = ""  # how the kernel that ran it was contained (see Options.containment)
     lms: dict[str, str] = field(default_factory=dict)  # the course tool's own ids (see packer.grading.layouts)
     submitted_at: str = ""  # when it was handed in (ISO 8601), where the layout records it
+    file_time: str = ""  # the file's modification time (ISO 8601), the order of last resort between resubmissions
     superseded_by: str = ""  # the submission that counts instead of this one ("" when this one counts)
 
     @property

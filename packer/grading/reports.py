@@ -16,6 +16,7 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 
+from packer.grading.layouts import learner_key
 from packer.grading.outcome import NOT_GRADED, Outcome, qid_order
 
 # Gradescope's published field lists (top level, and per test).
@@ -69,8 +70,12 @@ def to_markdown(outcome: Outcome) -> str:
         f"- status: **{outcome.status}**",
         f"- score: **{outcome.score} / {outcome.max_score}**",
         f"- lesson: {outcome.lesson or 'unknown'}",
-        "",
     ]
+    if outcome.submitted_at:
+        lines.append(f"- handed in: {outcome.submitted_at}")
+    if outcome.superseded_by:
+        lines.append(f"- this submission does not count: a later one does ({outcome.superseded_by})")
+    lines.append("")
     if outcome.flags:
         lines += ["## Flagged", "", *[f"- {flag}" for flag in outcome.flags], ""]
     if outcome.notes:
@@ -99,6 +104,9 @@ def to_gradescope(outcome: Outcome) -> dict:
             "submission": outcome.name,
             "learner": outcome.learner,
             "late": outcome.late,
+            "lms": outcome.lms,
+            "submitted_at": outcome.submitted_at,
+            "superseded_by": outcome.superseded_by,
             "status": outcome.status,
             "lesson": outcome.lesson,
             "sha256": outcome.sha256,
@@ -155,13 +163,18 @@ def class_report(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
     from packer.checking import PASSED
 
     statuses = Counter(o.status for o in outcomes)
-    stats = question_stats(outcomes)
-    scores = Counter((o.score, o.max_score) for o in outcomes if o.max_score)
+    counting = [o for o in outcomes if not o.superseded_by]  # scores and questions: one per learner and lesson
+    stats = question_stats(counting)
+    scores = Counter((o.score, o.max_score) for o in counting if o.max_score)
     lines = [
         "# Class report",
         "",
-        f"{len(outcomes)} submissions from {len({o.learner for o in outcomes})} learners"
-        f" ({sum(o.late for o in outcomes)} late).",
+        f"{len(outcomes)} submissions from {len({learner_key(o.lms, o.learner) for o in outcomes})} learners"
+        f" ({sum(o.late for o in outcomes)} late, {sum(bool(o.superseded_by) for o in outcomes)} superseded by a "
+        "later submission of the same learner and lesson).",
+        "",
+        "Scores and questions count the submission that counts for each learner and lesson; the status table "
+        "counts every submission.",
         "",
         "## Status",
         "",
@@ -220,7 +233,7 @@ def class_report(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
             "",
         ]
     yield "report.md", ("\n".join(lines).rstrip() + "\n").encode("utf-8")
-    yield "report/scores.png", _scores_figure(outcomes)
+    yield "report/scores.png", _scores_figure(counting)
     yield "report/questions.png", _questions_figure(stats)
 
 

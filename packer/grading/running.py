@@ -101,6 +101,12 @@ def lesson_of(notebook: nbformat.NotebookNode, path: str) -> str:
     return slugs[numbers.pop()] if len(numbers) == 1 and next(iter(numbers)) in slugs else ""
 
 
+def recorded_lesson(notebook: nbformat.NotebookNode) -> str:
+    """The lesson the exercise's own metadata records ("" when it records none the grader knows)."""
+    lesson = notebook.get("metadata", {}).get("workbook", {}).get("lesson", "")
+    return lesson if lesson in lessons().values() else ""
+
+
 def lesson_from_name(path: str) -> str:
     """The lesson a file name points at, or "": the one whose slug it contains (`exercise_01_assemble_context`,
     as the workbook names exercises now, `01_assemble_context` as it did before, either behind a course tool's
@@ -384,9 +390,38 @@ def problem_outcome(submission: Submission, status: str, note: str, sha256: str 
         lesson,
         status,
         notes=[note],
-        learner=submission.learner,
-        late=submission.late,
+        **identity_of(submission),
     )
+
+
+def identity_of(submission: Submission) -> dict:
+    """The Outcome fields that say whose a submission is and when it was handed in."""
+    return {
+        "learner": submission.learner,
+        "late": submission.late,
+        "lms": dict(submission.lms),
+        "submitted_at": submission.submitted_at,
+        "file_time": submission.file_time,
+    }
+
+
+def lesson_by_name(submission: Submission) -> str:
+    """The lesson a submission's names point at: its file's name, else its assignment's (nbgrader's
+    `submitted/<student>/01_assemble_context/`), else a folder named after a lesson."""
+    return lesson_from_name(submission.name) or assignment_lesson(submission)
+
+
+def assignment_lesson(submission: Submission) -> str:
+    """The lesson of the assignment the layout files a submission under: nbgrader's assignment folder, or
+    any folder of its path named after a lesson's slug (`01_assemble_context/`); "" when none says."""
+    if submission.assignment:
+        return lesson_from_name(submission.assignment)
+    slugs = set(lessons().values())
+    for part in reversed(Path(submission.name).parts[:-1]):
+        named = [slug for slug in slugs if slug in part]
+        if len(named) == 1:
+            return named[0]
+    return ""
 
 
 def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbformat.NotebookNode | None, str]:
@@ -399,7 +434,7 @@ def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbfo
                 "unreadable",
                 submission.problem,
                 sha256,
-                options.lesson or lesson_from_name(submission.name),
+                options.lesson or lesson_by_name(submission),
             ),
             None,
             sha256,
@@ -412,7 +447,7 @@ def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbfo
                 submission,
                 "unreadable",
                 f"cannot read the file: {error}",
-                lesson=options.lesson or lesson_from_name(submission.name),
+                lesson=options.lesson or lesson_by_name(submission),
             ),
             None,
             "",
@@ -420,6 +455,13 @@ def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbfo
     import hashlib
 
     sha256 = hashlib.sha256(data).hexdigest()
+    if not data.strip():
+        what = "the file is empty (0 bytes)" if not data else "the file holds only white space"
+        return (
+            problem_outcome(submission, "unreadable", what, sha256, options.lesson or lesson_by_name(submission)),
+            None,
+            sha256,
+        )
     try:
         notebook = parse_stripped(data)
     except Exception as error:  # not JSON, not UTF-8, not a notebook: all the same to the gradebook
@@ -430,7 +472,7 @@ def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbfo
                 "unreadable",
                 f"not a readable notebook: {type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}",
                 sha256,
-                options.lesson or lesson_from_name(submission.name),
+                options.lesson or lesson_by_name(submission),
             ),
             None,
             sha256,
@@ -449,8 +491,9 @@ async def grade_submission(
         return problem
     from packer.checking import NOT_ATTEMPTED, questions
 
-    own = lesson_of(notebook, submission.name)
-    lesson = options.lesson or own
+    records = recorded_lesson(notebook)
+    inferred = lesson_of(notebook, submission.name) or assignment_lesson(submission)
+    lesson = records or options.lesson or inferred
     outcome = Outcome(
         submission.name,
         submission.path,
@@ -458,16 +501,26 @@ async def grade_submission(
         lesson,
         "graded",
         flags=static_flags(notebook),
-        learner=submission.learner,
-        late=submission.late,
         written=written_answers(notebook),
+        **identity_of(submission),
     )
     if not lesson:
         outcome.status = "unknown lesson"
         outcome.notes.append("cannot tell which lesson this notebook belongs to (give --lesson to say)")
         return outcome
-    if own and own != lesson:
-        outcome.notes.append(f"the notebook says it is lesson {own}; graded as {lesson} (--lesson)")
+    if records and options.lesson and options.lesson != records:
+        outcome.notes.append(
+            f"graded as lesson {records}, the lesson the notebook records; --lesson {options.lesson} applies "
+            "only to notebooks that do not record theirs"
+        )
+    elif not records and options.lesson and inferred and inferred != options.lesson:
+        outcome.notes.append(f"its name points at lesson {inferred}; graded as {lesson} (--lesson)")
+    handed_in_to = assignment_lesson(submission)
+    if handed_in_to and handed_in_to != lesson:
+        outcome.flags.append(
+            f"a notebook of lesson {lesson} handed in to the assignment of lesson {handed_in_to} "
+            f"({submission.assignment or Path(submission.name).parent.as_posix()}): graded as {lesson}"
+        )
     outcome.containment = options.containment
     kernel = await take_kernel()
     try:

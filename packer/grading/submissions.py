@@ -9,15 +9,18 @@ archive is named after. Rows are named from the folder given, its own name inclu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
-import re
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, UTC
 from pathlib import Path, PurePosixPath
 
-NOTEBOOK_SUFFIXES = (".ipynb", ".ipynb.json")  # compared case-blind: `.IPYNB` counts
+from packer.grading.layouts import NBGRADER_COURSE, NOTEBOOK_SUFFIXES, identify
+
+# NOTEBOOK_SUFFIXES are compared case-blind: `.IPYNB` counts
 # .hypothesis: what the exercises' self-checks leave in the learner's folder; .virtual_documents: JupyterLab's.
 LITTER_DIRS = {
     "__macosx",
@@ -28,10 +31,8 @@ LITTER_DIRS = {
     ".pytest_cache",
     ".virtual_documents",
 }
-LITTER_FILES = {".ds_store", "thumbs.db", "desktop.ini", "timestamp.txt"}  # timestamp.txt: nbgrader's own
-NBGRADER_FOLDERS = ("submitted", "autograded")
-MOODLE = re.compile(r"^(?P<learner>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?$", re.I)
-CANVAS = re.compile(r"^(?P<learner>[a-z0-9-]+?)(?P<late>_late)?_(?P<id>\d+)_(?P<sub>\d+)_.+$", re.I)
+# timestamp.txt: nbgrader's own; submission_metadata.yml: Gradescope's export (both read by packer.grading.layouts)
+LITTER_FILES = {".ds_store", "thumbs.db", "desktop.ini", "timestamp.txt", "submission_metadata.yml"}
 
 
 @dataclass
@@ -44,6 +45,10 @@ class Submission:
     learner: str = ""
     late: bool = False
     problem: str = ""  # why it cannot be run, known before reading it ("" when none)
+    lms: dict[str, str] = field(default_factory=dict)  # the course tool's own ids (packer.grading.layouts)
+    submitted_at: str = ""  # when the layout says it was handed in (ISO 8601, UTC)
+    file_time: str = ""  # the file's own modification time (ISO 8601, UTC)
+    assignment: str = ""  # the assignment the layout files it under ("" when it has none)
 
 
 def is_notebook_name(name: str) -> bool:
@@ -98,8 +103,46 @@ def find_submissions(paths: list[Path], root: Path, top: int) -> tuple[list[Subm
                 skipped.append(f"{name}: not a notebook (.ipynb, .ipynb.json) or a .zip")
     submissions = sorted(found.values(), key=lambda s: s.name)
     for submission in submissions:
-        submission.learner, submission.late = learner_of(submission.name, top, alone=len(submissions) == 1)
+        who = identify(submission.name, top, len(submissions) == 1, functools.partial(_nearby, root, submission))
+        submission.learner, submission.late, submission.lms = who.learner, who.late, who.lms
+        submission.submitted_at, submission.assignment = who.submitted_at, who.assignment
+        submission.file_time = _file_time(submission)
     return submissions, skipped
+
+
+def nbgrader_course(folder: Path) -> Path | None:
+    """The `submitted/` folder of an instructor's nbgrader course folder (one holding `source/` or
+    `release/` beside `submitted/`); None for any other folder."""
+    if not folder.is_dir() or not any((folder / name).is_dir() for name in NBGRADER_COURSE):
+        return None
+    return folder / "submitted" if (folder / "submitted").is_dir() else folder
+
+
+def _nearby(root: Path, submission: Submission, name: str) -> bytes | None:
+    """A file near a submission by its row-name path: on disk, or inside the submission's own archive."""
+    try:
+        if submission.member:
+            archive_name = submission.name[: -len(submission.member) - 1]
+            if name.startswith(archive_name + "/"):
+                with zipfile.ZipFile(submission.path) as archive:
+                    return archive.read(name[len(archive_name) + 1 :])
+        path = root / name
+        return path.read_bytes() if path.is_file() else None
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None
+
+
+def _file_time(submission: Submission) -> str:
+    """The file's modification time in UTC (a zip member's recorded time, taken as UTC); "" when unknown."""
+    try:
+        if submission.member:
+            with zipfile.ZipFile(submission.path) as archive:
+                stamp = datetime(*archive.getinfo(submission.member).date_time, tzinfo=UTC)
+        else:
+            stamp = datetime.fromtimestamp(os.stat(submission.path).st_mtime, tz=UTC)
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return ""
+    return stamp.isoformat()
 
 
 def _walk(folder: Path):
@@ -134,38 +177,6 @@ def _archive(file: Path, name: str, skipped: list[str]) -> list[Submission]:
                 else f"{name}/{member.filename}: not a notebook (inside the archive)"
             )
     return found or [Submission(name, str(file), problem="the archive holds no notebook")]
-
-
-def learner_of(name: str, top: int = 1, alone: bool = False) -> tuple[str, bool]:
-    """(learner, late) from a row name, by the layout of the tool that made it: nbgrader
-    `submitted/<id>/<assignment>/`, Moodle `Name_12345_assignsubmission_file_/`, Canvas
-    `name_LATE_12345_67890_file`; else the first folder (or archive) below the folder given, else the file."""
-    parts = PurePosixPath(name).parts
-    for index, part in enumerate(parts[:-2]):
-        if part.lower() in NBGRADER_FOLDERS and len(parts) - index >= 4:
-            return parts[index + 1], False
-    for part in parts[:-1]:
-        match = MOODLE.match(part)
-        if match:
-            return match.group("learner"), False
-    for part in parts:
-        match = CANVAS.match(part)
-        if match:
-            return match.group("learner"), bool(match.group("late"))
-    rest = parts[top:]
-    if len(rest) >= 2:
-        return _stem(rest[0]), False
-    if alone and top and len(parts) >= 2:  # the only notebook in the folder given: the folder is the learner's
-        return parts[0], False
-    return _stem(parts[-1]), False
-
-
-def _stem(name: str) -> str:
-    lower = name.lower()
-    for suffix in (*NOTEBOOK_SUFFIXES, ".zip"):
-        if lower.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
 
 
 def read_bytes(submission: Submission) -> bytes:

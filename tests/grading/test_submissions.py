@@ -10,7 +10,8 @@ import pytest
 
 from packer.grading.reports import feedback_name
 from packer.grading.running import lesson_from_name, lessons
-from packer.grading.submissions import check_paths, find_submissions, learner_of, naming_root
+from packer.grading.layouts import identify
+from packer.grading.submissions import check_paths, find_submissions, naming_root
 
 NOTEBOOK = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
 
@@ -104,7 +105,8 @@ def test_rows_start_from_the_folder_given_so_one_learner_alone_keeps_their_name(
     ],
 )
 def test_the_learner_comes_from_the_course_tools_layout(name, learner, late):
-    assert learner_of(name, top=1) == (learner, late)
+    who = identify(name, top=1)
+    assert (who.learner, who.late) == (learner, late)
 
 
 def test_feedback_names_are_unique_and_traceable_where_the_old_ones_collided(tmp_path):
