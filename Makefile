@@ -91,11 +91,15 @@ outputs: $(STAMP)
 exercises: $(STAMP)
 	$(BIN)/python -m packer.checking.exercises
 
-# Grade a folder of submitted exercise notebooks: make grade SUBMISSIONS=path/to/folder [OUT=grades]
+# Grade a folder of submitted exercise notebooks: make grade SUBMISSIONS="path/to/my class" [OUT=grades]
+# [GRADE_ARGS="--lesson 01 --due 2026-11-20T23:59+01:00"]. SUBMISSIONS and OUT are one path each, quoted
+# for the shell (spaces and quotes in folder names are safe); GRADE_ARGS is passed as it is.
 SUBMISSIONS ?= submissions
 OUT ?= grades
+GRADE_ARGS ?=
+shell_quote = '$(subst ','\'',$(1))'
 grade: $(STAMP)
-	$(BIN)/python -m packer.grading $(SUBMISSIONS) --out $(OUT)
+	$(BIN)/python -m packer.grading $(call shell_quote,$(SUBMISSIONS)) --out $(call shell_quote,$(OUT)) $(GRADE_ARGS)
 
 # A made-up class of 40 submissions (correct, wrong, hostile) to try the grader on.
 demo-class: $(STAMP)

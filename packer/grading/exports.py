@@ -245,12 +245,6 @@ def cell(o: Outcome | None) -> str:
 
 def canvas_part(outcomes: list[Outcome], settings: LmsSettings) -> Part:
     """lms/canvas.csv: the header, the Points Possible row, then one row per Canvas user id."""
-    lessons = sorted({o.lesson for o in outcomes})
-    possible = [str(max(o.max_score for o in outcomes if o.lesson == lesson)) for lesson in lessons]
-    rows = [
-        [*CANVAS_STUDENT_COLUMNS, *canvas_columns(lessons, settings)],
-        [CANVAS_POINTS_POSSIBLE, "", "", "", "", *possible],
-    ]
     placed, left = split(
         outcomes,
         lambda o: o.lms.get("tool") == "canvas" and bool(o.lms.get("user_id")),
@@ -258,6 +252,12 @@ def canvas_part(outcomes: list[Outcome], settings: LmsSettings) -> Part:
         "Canvas user id",
         "canvas",
     )
+    lessons = sorted({o.lesson for o in placed})  # a column for each lesson a Canvas learner handed in
+    possible = [str(max(o.max_score for o in placed if o.lesson == lesson)) for lesson in lessons]
+    rows = [
+        [*CANVAS_STUDENT_COLUMNS, *canvas_columns(lessons, settings)],
+        [CANVAS_POINTS_POSSIBLE, "", "", "", "", *possible],
+    ]
     chosen, doubles = one_each(placed, lambda o: (o.lms["user_id"], o.lesson), CANVAS_FILE)
     users: dict[str, dict[str, Outcome]] = {}
     for (user_id, lesson), o in chosen.items():
@@ -379,7 +379,10 @@ def left_out(part: Part, what: str) -> list[str]:
     if not part.unplaced:
         return ["Every counting submission is in this file."]
     if len(part.unplaced) == part.total and all(u.why.startswith(f"no {what}") for u in part.unplaced):
-        return [f"No counting submission for this file has a {what} ({part.total} in all), so it holds no learner."]
+        return [
+            f"No counting submission has a {what} ({part.total} in all), so this file is not written: the class "
+            "came from another tool."
+        ]
     lines = ["Not in this file:", ""]
     for u in sorted(part.unplaced, key=lambda u: (u.outcome.learner.casefold(), u.outcome.learner, u.outcome.name)):
         lines.append(f"- {u.outcome.learner or '(no name)'}, `{u.outcome.name}` ({u.outcome.lesson}): {u.why}")
@@ -387,7 +390,8 @@ def left_out(part: Part, what: str) -> list[str]:
 
 
 def readme(superseded: int, lessons: list[str], canvas: Part, moodle: list[Part], nbgrader: Part) -> str:
-    """lms/README.md: which file goes where, how to import it, and which submissions are in no file and why."""
+    """lms/README.md: which file goes where, how to import it, and which submissions are in no file and why
+    (`lessons`: the lessons canvas.csv has a column for)."""
     columns = canvas.rows[0][len(CANVAS_STUDENT_COLUMNS) :]
     lines = [
         "# Files for the course tools",
@@ -455,9 +459,17 @@ def readme(superseded: int, lessons: list[str], canvas: Part, moodle: list[Part]
 def lms_files(outcomes: list[Outcome], settings: LmsSettings) -> Iterator[tuple[str, bytes]]:
     """Every file under lms/ as (path in the gradebook folder, bytes): canvas.csv, the Moodle worksheet(s),
     nbgrader.csv and README.md."""
-    rows = counting(outcomes)
+    rows = [o for o in counting(outcomes) if o.lesson]  # a grade needs an assignment: the lesson
+    unknown = [o for o in counting(outcomes) if not o.lesson]
     canvas, moodle, nbgrader = canvas_part(rows, settings), moodle_parts(rows), nbgrader_part(rows)
     for part in (canvas, *moodle, nbgrader):
-        yield part.path, csv_bytes(part.rows, settings)
-    lessons = sorted({o.lesson for o in rows})
-    yield README_FILE, readme(len(outcomes) - len(rows), lessons, canvas, moodle, nbgrader).encode("utf-8")
+        if part is nbgrader or len(part.rows) > (2 if part is canvas else 1):  # a tool's file, when it has a learner
+            yield part.path, csv_bytes(part.rows, settings)
+    lessons = sorted({o.lesson for o in rows if o.lms.get("tool") == "canvas" and o.lms.get("user_id")})
+    text = readme(len(outcomes) - len(rows) - len(unknown), lessons, canvas, moodle, nbgrader)
+    if unknown:
+        text += "\n## In no file: the lesson is unknown\n\n" + "".join(
+            f"- {o.learner or '(no name)'}, `{o.name}`: {o.status}; grade it with --lesson, or enter it by hand\n"
+            for o in unknown
+        )
+    yield README_FILE, text.encode("utf-8")

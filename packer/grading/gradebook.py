@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from packer.grading.exports import LmsSettings, lms_files
 from packer.grading.lock import LOCK_NAME
 from packer.grading.outcome import RESULT_FIELDS, Outcome, qid_order
 from packer.grading.running import GRADER_ROOT, Options
@@ -39,6 +40,7 @@ class Gradebook:
     changed: list[str] = field(default_factory=list)  # class-wide notes about files changed during a run
     shard: dict[str, Any] | None = None  # a shard gradebook: which of how many, and the class it saw
     grader: dict[str, Any] | None = None  # what the rows were graded with, when not this run (a merge)
+    lms: dict[str, Any] = field(default_factory=dict)  # how lms/ is written: LmsSettings' fields, kept across runs
 
 
 def checks_version() -> str:
@@ -84,6 +86,8 @@ def open_gradebook(out: Path) -> Gradebook | None:
         list(book.get("skipped", [])),
         list(book.get("changed_during_grading", [])),
         book.get("shard"),
+        None,
+        dict(book.get("lms", {})),
     )
 
 
@@ -270,6 +274,7 @@ def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> d
         "files": files,
         "skipped": book.skipped,
         "changed_during_grading": book.changed,
+        "lms": book.lms,
     }
     if book.shard is not None:
         section["shard"] = book.shard
@@ -309,6 +314,8 @@ def write_gradebook(book: Gradebook, options: Options, out: Path, previous: Grad
 
     try:
         for name, data in gradebook_files(outcomes):
+            stage(name, data)
+        for name, data in lms_files(outcomes, LmsSettings(**book.lms)):
             stage(name, data)
         stage("grades.csv", to_csv(outcomes).encode("utf-8"))
         for name in ("grades.json", "grades.csv") if previous is not None else ():

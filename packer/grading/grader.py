@@ -34,6 +34,7 @@ from packer.grading.gradebook import (
     to_csv,
     write_gradebook,
 )
+from packer.grading.exports import LmsSettings, canvas_columns
 from packer.grading.layouts import late_by, mark_superseded, parse_due
 from packer.grading.lock import Busy, gradebook_lock
 from packer.grading.outcome import Outcome, not_graded
@@ -302,6 +303,21 @@ def main(argv: list[str] | None = None) -> int:
         help="the due date (ISO 8601, e.g. 2026-11-20T23:59+01:00): a submission whose layout records a later "
         "time (nbgrader's timestamp, Gradescope's created_at) is marked late",
     )
+    lms = parser.add_argument_group("files for the course's LMS (DIR/lms/; kept for the next run into DIR)")
+    lms.add_argument(
+        "--canvas-column",
+        action="append",
+        default=[],
+        metavar="LESSON=NAME",
+        help="the Canvas gradebook column of a lesson's assignment, as Canvas names it in its own export "
+        "(e.g. 01='Exercise 01 (4821)'); default: the lesson's name, which Canvas offers to create",
+    )
+    lms.add_argument(
+        "--excel-bom",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="start each LMS CSV with the UTF-8 byte order mark, so Excel reads names like Müller right",
+    )
     parser.add_argument(
         "--wait",
         action="store_true",
@@ -337,11 +353,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         shard = parse_shard(args.shard) if args.shard else None
         due = parse_due(args.due) if args.due else None
-        paths = course_submissions(check_paths(args.submissions))
+        given = check_paths(args.submissions)
+        paths = course_submissions(given)
         check_out_path(args.out)
         check_out_is_apart(args.out, paths)
         lesson = resolve_lesson(args.lesson)
         qids = check_questions(args.questions, lesson)
+        args.canvas_columns = parse_canvas_columns(args.canvas_column)
     except ValueError as error:
         parser.error(str(error))
     try:
@@ -350,9 +368,30 @@ def main(argv: list[str] | None = None) -> int:
     except Busy as error:
         parser.error(str(error))
     try:
-        return _grade_into(args, parser, shard, due, paths, lesson, qids, limits)
+        return _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits)
     finally:
         lock.__exit__(None, None, None)
+
+
+def parse_canvas_columns(given: list[str]) -> dict[str, str]:
+    """--canvas-column LESSON=NAME, each lesson resolved and each name one Canvas reads as an assignment."""
+    columns = {}
+    for item in given:
+        number, sep, name = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--canvas-column: {item!r} is not LESSON=NAME (e.g. 01='Exercise 01 (4821)')")
+        columns[resolve_lesson(number.strip())] = name.strip()
+    canvas_columns(sorted(columns), LmsSettings(canvas_columns=columns))  # a ValueError naming a bad one
+    return columns
+
+
+def lms_settings(previous: dict, args) -> dict:
+    """The LMS settings of this run: what the command line gives, else what the gradebook kept."""
+    settings = {"bom": False, "canvas_columns": {}, **previous}
+    if args.excel_bom is not None:
+        settings["bom"] = args.excel_bom
+    settings["canvas_columns"] = {**settings["canvas_columns"], **args.canvas_columns}
+    return settings
 
 
 def course_submissions(paths: list[Path]) -> list[Path]:
@@ -410,15 +449,16 @@ def mark_gone(book: Gradebook, found: set[str], prefixes: list[str]) -> list[str
     return sorted(gone)
 
 
-def _grade_into(args, parser, shard, due, paths, lesson, qids, limits) -> int:
-    """Everything after the lock on --out is held: read the gradebook, grade, write."""
+def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) -> int:
+    """Everything after the lock on --out is held: read the gradebook, grade, write. Rows are named from
+    the paths `given`; the `paths` searched may be inside them (an nbgrader course's submitted/)."""
     try:
         previous = open_gradebook(args.out)
         check_shard_out(shard, previous, args.out)
-        if previous and previous.root and all(p.is_relative_to(previous.root) for p in paths):
+        if previous and previous.root and all(p.is_relative_to(previous.root) for p in given):
             root, top = previous.root, previous.top
         else:
-            root, top = naming_root(paths)
+            root, top = naming_root(given)
         submissions, skipped = find_submissions(paths, root, top)
     except ValueError as error:
         parser.error(str(error))
@@ -451,6 +491,7 @@ def _grade_into(args, parser, shard, due, paths, lesson, qids, limits) -> int:
             progress.bar.close()
             completed = complete_rows(outcomes, options, version)
             book = previous or Gradebook()
+            book.lms = lms_settings(book.lms, args)
             prefixes = searched_prefixes(paths, root)
             kept_skipped = [line for line in book.skipped if not under(line, prefixes)] if previous else []
             book.root, book.top, book.skipped = root, top, sorted(kept_skipped + skipped)
@@ -513,7 +554,8 @@ def _grade_into(args, parser, shard, due, paths, lesson, qids, limits) -> int:
         share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""
         print(
             f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
-            f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'} and the rest of {args.out}/ "
+            f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'}, the LMS imports in {args.out / 'lms'}/ "
+            f"and the rest of {args.out}/ "
             f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)"
         )
         failed = [o for o in outcomes if o.status == "grader error"]

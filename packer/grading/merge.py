@@ -27,6 +27,7 @@ from packer.grading.gradebook import (
     write_gradebook,
 )
 from packer.grading.grader import complete_rows, no_interrupts
+from packer.grading.layouts import mark_superseded
 from packer.grading.outcome import Outcome
 from packer.grading.shards import class_digest, shard_of
 
@@ -181,8 +182,10 @@ def main(argv: list[str] | None = None) -> int:
         book.root, book.top, book.skipped = Path(head["root"]) if head["root"] else None, head["top"], head["skipped"]
         book.changed = sorted({line for _, data in shards for line in data["gradebook"]["changed_during_grading"]})
         book.shard, book.grader = None, grader
+        book.lms = book.lms or dict(head.get("lms", {}))
         kept = len(set(book.rows) - {o.name for o in outcomes})
         book.rows.update({o.name: o for o in outcomes})
+        mark_superseded(list(book.rows.values()))  # across the shards: a learner's resubmissions may sit in two
         with no_interrupts():
             write_gradebook(book, options, args.out, previous)
     except ValueError as error:

@@ -166,11 +166,21 @@ def test_moodle_worksheet_header_and_participant_identifier():
 def test_one_lesson_one_moodle_csv_several_lessons_one_worksheet_each():
     assert "lms/moodle.csv" in files([CARTER, ALICE])
     several = files(CLASS)
-    assert [p for p in several if p.startswith("lms/moodle")] == [
-        "lms/moodle_01_assemble_context.csv",
-        "lms/moodle_02_prompt_packer.csv",
-    ]
-    assert rows(several["lms/moodle_02_prompt_packer.csv"]) == [MOODLE_HEADER]
+    # lesson 02 has no learner with a Moodle participant id: its worksheet would place nobody, so it is not written
+    assert [p for p in several if p.startswith("lms/moodle")] == ["lms/moodle_01_assemble_context.csv"]
+
+
+def test_a_tools_file_is_written_only_when_a_learner_has_that_tools_id():
+    plain = files([ALICE])
+    assert sorted(plain) == ["lms/README.md", "lms/nbgrader.csv"]
+    assert "so this file is not written" in section(plain["lms/README.md"].decode(), "## lms/canvas.csv: Canvas")
+
+
+def test_a_submission_of_an_unknown_lesson_is_in_no_file_and_the_readme_says_so():
+    lost = Outcome("class/zoe/homework.ipynb", "", "", "", "unknown lesson", learner="zoe")
+    made = files([ALICE, lost])
+    assert all(b"zoe" not in data for path, data in made.items() if path.endswith(".csv"))
+    assert "- zoe, `class/zoe/homework.ipynb`: unknown lesson; grade it with --lesson" in made["lms/README.md"].decode()
 
 
 def test_learners_without_a_moodle_id_are_named_under_their_worksheet():
@@ -179,7 +189,7 @@ def test_learners_without_a_moodle_id_are_named_under_their_worksheet():
     assert f"Müller, Jürgen, `{MUELLER.name}` ({ONE}): no Moodle participant id; its ids come from Canvas" in one
     assert f"alice, `{ALICE.name}` ({ONE}): no Moodle participant id" in one
     two = section(text, "### lms/moodle_02_prompt_packer.csv")
-    assert "No counting submission for this file has a Moodle participant id (1 in all)" in two
+    assert "No counting submission has a Moodle participant id (1 in all), so this file is not written" in two
 
 
 def test_nbgrader_csv_has_nbgrader_exports_columns_in_its_order():

@@ -1,0 +1,377 @@
+"""From the LMS's download to the LMS's import: classes laid out as Canvas, Moodle, nbgrader (its exchange and
+its course folder) and Gradescope hand them out, graded with the command an instructor runs.
+
+One mixed class is graded once for the module (resubmissions, late work, an empty file, a notebook handed in
+to the wrong assignment, names in several scripts); the smaller classes below it need no kernel (their files
+are not notebooks), so they test the gradebook's rules quickly.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from grader_cli import ROOT, grade_cli
+from packer.checking.exercises import solution_name, to_exercise
+from packer.grading.demo_class import KINDS
+from packer.grading.lock import gradebook_lock
+
+TIMEOUT = "20"
+GARBAGE = "this is not a notebook {"  # an unreadable file: a row, no kernel
+GRADESCOPE_METADATA = """\
+submission_90001:
+  :submitters:
+  - :name: Ana Lima
+    :sid: 'A0042'
+    :email: ana.lima@example.edu
+  :created_at: 2026-11-20 09:15:02.000000000 -0800
+submission_90002:
+  :submitters:
+  - :name: Ana Lima
+    :sid: 'A0042'
+    :email: ana.lima@example.edu
+  :created_at: 2026-11-20 21:40:00.000000000 -0800
+"""
+
+
+def notebook(kind: str) -> str:
+    made = KINDS[kind][1]()
+    return made if isinstance(made, str) else nbformat.writes(made)
+
+
+def lesson_02_exercise() -> str:
+    source = nbformat.read(ROOT / "solutions" / solution_name("02_prompt_packer"), as_version=4)
+    return nbformat.writes(to_exercise(source, "02_prompt_packer"))
+
+
+def write(path: Path, text: str, mtime: float | None = None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+    return path
+
+
+def table(path: Path, encoding: str = "utf-8") -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding=encoding))))
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """Downloads from every tool in one folder, graded once."""
+    base = tmp_path_factory.mktemp("lms")
+    d = base / "downloads"
+    ex01 = "exercise_01_assemble_context"
+    write(d / "canvas" / f"müllerjürgen_12353_67901_{ex01}.ipynb", notebook("correct"))
+    write(d / "canvas" / f"obrienseán_LATE_12354_67950_{ex01}-1.ipynb", notebook("half-done"))
+    write(d / "canvas" / f"obrienseán_LATE_12354_67990_{ex01}-2.ipynb", notebook("correct"))
+    write(d / "canvas" / f"leeann_12356_67999_{ex01}.ipynb", "")  # an empty file
+    d.joinpath("canvas-zip").mkdir(parents=True)
+    with zipfile.ZipFile(d / "canvas-zip" / "submissions.zip", "w") as archive:
+        archive.writestr(f"张伟_12355_67960_{ex01}.ipynb", GARBAGE)
+        archive.writestr(f"smithjane_LATE_12357_67961_{ex01}.ipynb", GARBAGE)
+    moodle = d / "moodle"  # Moodle's download without folders
+    write(moodle / f"Ben Carter_100239_assignsubmission_file_{ex01}.ipynb", notebook("half-done"), 1_763_600_000)
+    write(moodle / f"Ben Carter_100239_assignsubmission_file_{ex01} (copy).ipynb", notebook("correct"), 1_763_700_000)
+    inbound = d / "exchange" / "course101" / "inbound"
+    write(inbound / "alice+01_assemble_context+2026-11-20 10:00:00.000000 UTC+AAAA" / f"{ex01}.ipynb", GARBAGE)
+    write(
+        inbound / "alice+01_assemble_context+2026-11-21 09:30:00.000000 UTC+BBBB" / f"{ex01}.ipynb", notebook("correct")
+    )
+    bob = d / "nbgrader" / "submitted" / "bob" / "01_assemble_context"  # lesson 02 handed in to lesson 01
+    write(bob / "exercise_02_prompt_packer.ipynb", lesson_02_exercise())
+    write(bob / "timestamp.txt", "2026-11-22 08:00:00.000000 UTC")
+    export = d / "gradescope" / "assignment_7001_export"
+    write(export / "submission_metadata.yml", GRADESCOPE_METADATA)
+    write(export / "submission_90001" / f"{ex01}.ipynb", GARBAGE)
+    write(export / "submission_90002" / f"{ex01}.ipynb", notebook("correct"))
+    out = base / "grades"
+    run = grade_cli(
+        str(d),
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+        "--timeout",
+        TIMEOUT,
+        "--lesson",
+        "01",
+        "--due",
+        "2026-11-21T23:59+00:00",
+        "--canvas-column",
+        "01=Exercise 01 (4821)",
+        "--excel-bom",
+    )
+    assert run.returncode == 0, run.stderr
+    rows = {r["submission"].split("/", 1)[1]: r for r in json.loads((out / "grades.json").read_text())["submissions"]}
+    return rows, out, run
+
+
+def by_learner(rows: dict, learner: str) -> list[dict]:
+    return sorted((r for r in rows.values() if r["learner"] == learner), key=lambda r: r["submission"])
+
+
+def test_every_learner_is_named_as_their_tool_names_them_in_any_script(mixed):
+    rows, _, _ = mixed
+    assert sorted({r["learner"] for r in rows.values()}) == sorted(
+        ["müllerjürgen", "obrienseán", "leeann", "张伟", "smithjane", "Ben Carter", "alice", "bob", "Ana Lima"]
+    )
+    assert [r["late"] for r in by_learner(rows, "obrienseán")] == [True, True]  # Canvas's LATE, kept
+    assert by_learner(rows, "smithjane")[0]["late"] is True  # from inside the zip too
+
+
+def test_the_tools_own_ids_are_kept_in_the_csv_and_the_json(mixed):
+    rows, out, _ = mixed
+    csv_rows = {r["learner"]: r for r in table(out / "grades.csv") if r["counts"] == "yes"}
+    assert {name: (r["lms"], r["lms_id"]) for name, r in csv_rows.items()} == {
+        "müllerjürgen": ("canvas", "12353"),
+        "obrienseán": ("canvas", "12354"),
+        "leeann": ("canvas", "12356"),
+        "张伟": ("canvas", "12355"),
+        "smithjane": ("canvas", "12357"),
+        "Ben Carter": ("moodle", "100239"),
+        "alice": ("nbgrader", "alice"),
+        "bob": ("nbgrader", "bob"),
+        "Ana Lima": ("gradescope", "A0042"),
+    }
+    ana = by_learner(rows, "Ana Lima")[-1]
+    assert ana["lms"] == {
+        "tool": "gradescope",
+        "submission_id": "90002",
+        "name": "Ana Lima",
+        "sid": "A0042",
+        "email": "ana.lima@example.edu",
+    }
+
+
+def test_the_latest_submission_counts_by_each_layouts_own_evidence(mixed):
+    rows, _, run = mixed
+    counted = {
+        learner: [r["superseded_by"] == "" for r in by_learner(rows, learner)]
+        for learner in ("obrienseán", "Ben Carter", "alice", "Ana Lima")
+    }
+    # Canvas: -2 after -1; Moodle: the copy saved later; nbgrader: the later timestamp; Gradescope: created_at
+    assert counted == {
+        "obrienseán": [False, True],
+        "Ben Carter": [True, False],  # "… (copy).ipynb" sorts first and is the later file
+        "alice": [False, True],
+        "Ana Lima": [False, True],
+    }
+    assert [r["score"] for r in by_learner(rows, "obrienseán")] == [5, 10]  # half-done, then right
+    err = run.stderr
+    assert (
+        "superseded: 1 submission by a later one of the same learner and lesson (latest by Canvas's attachment id"
+        in err
+    )
+    assert "(latest by nbgrader's timestamp)" in err and "(latest by Gradescope's created_at)" in err
+    assert "(latest by the file's modification time (the layout records no submission time: check these))" in err
+
+
+def test_due_marks_late_by_the_recorded_time_and_the_recorded_lesson_wins_over_the_option(mixed):
+    rows, _, _ = mixed
+    (bob,) = by_learner(rows, "bob")
+    assert (bob["lesson"], bob["late"], bob["submitted_at"]) == ("02_prompt_packer", True, "2026-11-22T08:00:00+00:00")
+    assert [r["late"] for r in by_learner(rows, "alice")] == [False, False]
+    assert any(
+        "--lesson 01_assemble_context applies only to notebooks that do not record theirs" in n for n in bob["notes"]
+    )
+    assert any(
+        "a notebook of lesson 02_prompt_packer handed in to the assignment of lesson 01_assemble_context" in f
+        for f in bob["flags"]
+    )
+
+
+def test_an_empty_file_says_so_and_carries_its_lessons_real_maximum(mixed):
+    rows, _, _ = mixed
+    (leeann,) = by_learner(rows, "leeann")
+    assert (leeann["status"], leeann["score"], leeann["max_score"]) == ("unreadable", 0, 10)
+    assert leeann["notes"] == ["the file is empty (0 bytes)"]
+
+
+def test_canvas_csv_has_one_row_per_learner_with_the_latest_total(mixed):
+    _, out, _ = mixed
+    raw = (out / "lms" / "canvas.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # --excel-bom
+    lines = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert lines[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Exercise 01 (4821)"]
+    assert lines[1] == ["    Points Possible", "", "", "", "", "10"]
+    assert sorted((r[0], r[1], r[5]) for r in lines[2:]) == [
+        ("leeann", "12356", "0"),
+        ("müllerjürgen", "12353", "10"),
+        ("obrienseán", "12354", "10"),
+        ("smithjane", "12357", "0"),
+        ("张伟", "12355", "0"),
+    ]
+
+
+def test_moodle_worksheet_and_nbgrader_csv_hold_their_own_learners(mixed):
+    _, out, _ = mixed
+    moodle = table(out / "lms" / "moodle_01_assemble_context.csv", "utf-8-sig")
+    assert [(r["Identifier"], r["Full name"], r["Grade"], r["Maximum Grade"]) for r in moodle] == [
+        ("Participant 100239", "Ben Carter", "10", "10")
+    ]
+    nbgrader = table(out / "lms" / "nbgrader.csv", "utf-8-sig")
+    assert {(r["assignment"], r["student_id"], r["timestamp"], r["score"]) for r in nbgrader} >= {
+        ("01_assemble_context", "alice", "2026-11-21 09:30:00", "10.0"),
+        ("02_prompt_packer", "bob", "2026-11-22 08:00:00", "0.0"),
+    }
+
+
+def test_the_class_report_counts_one_submission_per_learner_and_lesson(mixed):
+    _, out, _ = mixed
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "13 submissions from 9 learners (4 late, 4 superseded by a later submission" in report
+
+
+# --- smaller classes, no kernels ---------------------------------------------------------------------------------
+def test_an_nbgrader_course_folder_grades_only_submitted_and_says_so(tmp_path):
+    course = tmp_path / "course101"
+    write(course / "source" / "01_assemble_context" / "exercise_01_assemble_context.ipynb", notebook("correct"))
+    write(course / "release" / "01_assemble_context" / "exercise_01_assemble_context.ipynb", notebook("untouched"))
+    write(course / "submitted" / "alice" / "01_assemble_context" / "exercise_01_assemble_context.ipynb", GARBAGE)
+    run = grade_cli(str(course), "--out", str(tmp_path / "grades"))
+    assert run.returncode == 0, run.stderr
+    assert "is an nbgrader course folder; grading only its submitted/" in run.stderr
+    rows = table(tmp_path / "grades" / "grades.csv")
+    assert [(r["submission"], r["learner"]) for r in rows] == [
+        ("course101/submitted/alice/01_assemble_context/exercise_01_assemble_context.ipynb", "alice")
+    ]
+
+
+def test_an_nbgrader_course_folder_with_nothing_collected_is_refused_before_grading(tmp_path):
+    write(tmp_path / "course101" / "source" / "01" / "exercise_01_assemble_context.ipynb", notebook("correct"))
+    run = grade_cli(str(tmp_path / "course101"), "--out", str(tmp_path / "grades"))
+    assert run.returncode == 2 and "with no submitted/ folder; run nbgrader collect first" in run.stderr
+    assert not (tmp_path / "grades").exists()
+
+
+def test_a_full_regrade_flags_a_row_whose_file_is_gone_and_a_partial_one_keeps_the_skipped_list(tmp_path):
+    folder = tmp_path / "my class"  # a space in the name, as instructors' folders have
+    write(folder / "alice" / "exercise_01_assemble_context.ipynb", GARBAGE)
+    write(folder / "bob" / "exercise_01_assemble_context.ipynb", GARBAGE)
+    write(folder / "bob" / "notes.txt", "a note")
+    out = tmp_path / "grades"
+    assert grade_cli(str(folder), "--out", str(out)).returncode == 0
+    skipped = json.loads((out / "grades.json").read_text())["gradebook"]["skipped"]
+    assert skipped == ["my class/bob/notes.txt: not a notebook (.ipynb, .ipynb.json) or a .zip"]
+
+    (folder / "alice" / "exercise_01_assemble_context.ipynb").unlink()
+    again = grade_cli(str(folder), "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert "1 row kept from an earlier run, whose file is gone from the folder graded now" in again.stderr
+    rows = {r["learner"]: r for r in table(out / "grades.csv")}
+    assert rows["alice"]["flags"].startswith("file gone: not found when its folder was graded again")
+    assert rows["bob"]["flags"] == ""
+
+    one = grade_cli(str(folder / "bob" / "exercise_01_assemble_context.ipynb"), "--out", str(out))
+    assert one.returncode == 0, one.stderr
+    book = json.loads((out / "grades.json").read_text())["gradebook"]
+    assert book["skipped"] == skipped  # bob's notes.txt is still listed: this run never looked at it
+
+
+def test_a_second_grader_on_the_same_gradebook_is_refused_at_once_or_waits(tmp_path):
+    write(tmp_path / "class" / "alice" / "exercise_01_assemble_context.ipynb", GARBAGE)
+    out = tmp_path / "grades"
+    assert grade_cli(str(tmp_path / "class"), "--out", str(out)).returncode == 0
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    with gradebook_lock(out):  # another grader is writing
+        started = time.monotonic()
+        refused = grade_cli(str(tmp_path / "class"), "--out", str(out))
+        assert refused.returncode == 2 and time.monotonic() - started < 30
+        assert f"--out: another grader is writing to {out} now (pid {os.getpid()})" in refused.stderr
+        assert "give --wait" in refused.stderr
+        waiting = subprocess.Popen(
+            [sys.executable, "-m", "packer.grading", str(tmp_path / "class"), "--out", str(out), "--wait"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(3)
+        assert waiting.poll() is None  # still waiting for the lock
+        assert {
+            p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".grading.lock"
+        } == before
+    _, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0, err
+    assert not (out / ".grading.lock").exists()  # nothing of the lock is left in the instructor's folder
+
+
+def test_a_refused_run_into_a_new_folder_leaves_no_folder_behind(tmp_path):
+    (tmp_path / "class").mkdir()
+    out = tmp_path / "grades"
+    run = grade_cli(str(tmp_path / "class"), "--out", str(out))  # no notebooks: refused after the lock was taken
+    assert run.returncode == 2 and "no notebooks" in run.stderr
+    assert not out.exists()
+
+
+def test_make_grade_quotes_folder_names_with_spaces_and_quotes():
+    line = (
+        subprocess.run(
+            [
+                "make",
+                "-n",
+                "grade",
+                "SUBMISSIONS=../classes/O'Brien's class",
+                "OUT=my grades",
+                "GRADE_ARGS=--lesson 01",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    assert shlex.split(line)[1:] == [
+        "-m",
+        "packer.grading",
+        "../classes/O'Brien's class",
+        "--out",
+        "my grades",
+        "--lesson",
+        "01",
+    ]
+
+
+def test_sigterm_stops_the_grader_with_status_143(tmp_path):
+    write(tmp_path / "class" / "a" / "exercise_01_assemble_context.ipynb", notebook("runaway"))
+    grader = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "packer.grading",
+            str(tmp_path / "class"),
+            "--out",
+            str(tmp_path / "grades"),
+            "--timeout",
+            "60",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(8)  # the grader is running the notebook's endless loop by now
+        grader.send_signal(signal.SIGTERM)  # what a batch engine or `kill` sends
+        _, err = grader.communicate(timeout=60)
+    finally:
+        if grader.poll() is None:
+            grader.kill()
+    assert grader.returncode == 143, err
+    assert err.strip().splitlines()[-1].startswith("interrupted")
+    assert not (tmp_path / "grades").exists()
