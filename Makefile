@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class gradescope bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -105,6 +105,13 @@ grade: $(STAMP)
 demo-class: $(STAMP)
 	$(BIN)/python -m packer.grading.demo_class demo-class
 
+# Gradescope's autograder zip for one lesson's assignment, to upload on its Configure Autograder page:
+# make gradescope LESSON=01 writes dist/gradescope-01_assemble_context.zip (without LESSON,
+# dist/gradescope-all.zip grades each notebook as the lesson it records). See gradescope/run_autograder.
+LESSON ?=
+gradescope: $(STAMP)
+	$(BIN)/python -m packer.grading.gradescope_package build $(if $(LESSON),--lesson $(LESSON)) --out dist
+
 bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py
 
@@ -130,4 +137,4 @@ bench-sandbox: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_containment.py
 
 clean:
-	rm -rf $(VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades tests/e2e/screenshots .jupyter-state
+	rm -rf $(VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades dist tests/e2e/screenshots .jupyter-state
