@@ -107,7 +107,7 @@ demo-class: $(STAMP)
 
 # Gradescope's autograder zip for one lesson's assignment, to upload on its Configure Autograder page:
 # make gradescope LESSON=01 writes dist/gradescope-01_assemble_context.zip (without LESSON,
-# dist/gradescope-all.zip grades each notebook as the lesson it records). See gradescope/run_autograder.
+# dist/gradescope-all.zip grades each notebook as the lesson it records). See packer/grading/gradescope_files/run_autograder.
 LESSON ?=
 gradescope: $(STAMP)
 	$(BIN)/python -m packer.grading.gradescope_package build $(if $(LESSON),--lesson $(LESSON)) --out dist

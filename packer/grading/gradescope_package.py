@@ -4,7 +4,7 @@
     python -m packer.grading.gradescope_package pick --root /autograder --into DIR [--lesson SLUG]
     python -m packer.grading.gradescope_package report --root /autograder --gradebook DIR --status N [...]
 
-`build` writes dist/gradescope-<lesson>.zip: setup.sh and run_autograder at its root (from gradescope/ in the
+`build` writes dist/gradescope-<lesson>.zip: setup.sh and run_autograder at its root (from packer/grading/gradescope_files/ in the
 repository, run_autograder with the lesson written in), the grader's packer/ (every .py file, as
 checks_version counts them), pyproject.toml and constraints.txt (setup.sh installs from them), and one
 placeholder notebook per lesson in solutions/: the grader knows the lessons by those file names
@@ -29,7 +29,7 @@ from typing import Any
 # import, twice per submission.
 from packer.grading.submissions import find_submissions, naming_root, read_bytes
 
-SCRIPTS = ("setup.sh", "run_autograder")  # in gradescope/ in the repository; at the zip's root, executable
+SCRIPTS = ("setup.sh", "run_autograder")  # in packer/grading/gradescope_files/; at the zip's root, executable
 TOP_FILES = ("pyproject.toml", "constraints.txt")
 LESSON_LINE = 'BUILT_FOR_LESSON=""'  # the line of run_autograder that build rewrites
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip can record: no build time leaks into the bytes
@@ -72,7 +72,9 @@ def members(lesson: str, root: Path | None = None) -> list[Member]:
     from packer.grading.running import GRADER_ROOT
 
     root = root or GRADER_ROOT
-    texts = {name: (root / "gradescope" / name).read_text(encoding="utf-8") for name in SCRIPTS}
+    texts = {
+        name: (root / "packer" / "grading" / "gradescope_files" / name).read_text(encoding="utf-8") for name in SCRIPTS
+    }
     texts["run_autograder"] = with_lesson(texts["run_autograder"], lesson)
     scripts = [(name, texts[name].encode("utf-8"), 0o755) for name in SCRIPTS]
     rest = [(name, (root / name).read_bytes(), 0o644) for name in TOP_FILES]
