@@ -164,6 +164,16 @@ class Part:
     notes: list[str] = field(default_factory=list)
 
 
+def kept_settings(previous: dict, bom: bool | None, columns: dict[str, str]) -> dict:
+    """A run's LMS settings as data: what the command line gives (`bom` None: not given), else what the
+    gradebook kept from the run before."""
+    settings = {"bom": False, "canvas_columns": {}, **previous}
+    if bom is not None:
+        settings["bom"] = bom
+    settings["canvas_columns"] = {**settings["canvas_columns"], **columns}
+    return settings
+
+
 def counting(outcomes: list[Outcome]) -> list[Outcome]:
     """The rows that count (no later submission replaces them), in submission-name order."""
     return sorted((o for o in outcomes if not o.superseded_by), key=lambda o: o.name)

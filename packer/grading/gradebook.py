@@ -105,6 +105,39 @@ def _read_ours(path: Path) -> dict | None:
     )
 
 
+# --- a regrade: what this run searched ---------------------------------------------------------------------
+def searched_prefixes(paths: list[Path], root: Path) -> list[str]:
+    """The row-name prefix of each path searched ("" when it is the naming root itself)."""
+    prefixes = []
+    for path in paths:
+        relative = path.relative_to(root).as_posix()
+        prefixes.append("" if relative == "." else relative)
+    return prefixes
+
+
+def under(name: str, prefixes: list[str]) -> bool:
+    """True when row name (or skipped-file line) `name` lies under one of the searched prefixes."""
+    return any(not p or name == p or name.startswith(p + "/") or name.startswith(p + ":") for p in prefixes)
+
+
+GONE = "file gone: "  # the flag of a row whose file a full regrade of its folder no longer found
+
+
+def mark_gone(rows: dict[str, Outcome], found: set[str], prefixes: list[str]) -> list[str]:
+    """Flag every kept row whose folder was searched again and whose file is no longer there."""
+    gone = []
+    for name, row in rows.items():
+        if name in found or not under(name, prefixes):
+            continue
+        gone.append(name)
+        if not any(flag.startswith(GONE) for flag in row.flags):
+            row.flags.append(
+                f"{GONE}not found when its folder was graded again; this row is from an earlier run "
+                "(delete the row from the LMS import if the submission was withdrawn)"
+            )
+    return sorted(gone)
+
+
 # --- rows as data ---------------------------------------------------------------------------------------------
 def to_row(o: Outcome) -> dict[str, Any]:
     """One submission in grades.json (fields follow common autograder formats: score, max_score, tests)."""

@@ -1,13 +1,17 @@
 """Grade a class's exercise notebooks: each in its own fresh kernel, in parallel, never losing a grade.
 
     python -m packer.grading SUBMISSIONS... --out DIR [--jobs N] [--timeout S] [--notebook-timeout S]
-                             [--questions QID...] [--lesson LESSON] [--shard K/N]
+                             [--questions QID...] [--lesson LESSON] [--due WHEN] [--wait] [--shard K/N]
+                             [--canvas-column LESSON=NAME] [--excel-bom]
 
-SUBMISSIONS are notebooks, zip archives or folders of them (nbgrader, Canvas and Moodle layouts are
-recognised). Every path and --out are checked before anything runs. Each notebook runs top to bottom in a
-new kernel, then the grader's own fresh copy of the checks grades the functions it defined. Writes
-DIR/grades.csv, DIR/grades.json, DIR/feedback/, DIR/gradescope/, DIR/report.md and DIR/answers/; grading
-into an existing gradebook updates the rows graded now and keeps every other row. Ctrl-C stops cleanly.
+SUBMISSIONS are notebooks, zip archives or folders of them, laid out as nbgrader, Canvas, Moodle or
+Gradescope hand them out (packer.grading.layouts says which rule is for which tool). Every path and --out
+are checked before anything runs, and --out is locked: one grader at a time. Each notebook runs top to
+bottom in a new kernel, then the grader's own fresh copy of the checks grades the functions it defined.
+The latest submission of each learner and lesson counts; earlier ones stay as rows marked superseded.
+Writes DIR/grades.csv, DIR/grades.json, DIR/lms/ (the files Canvas, Moodle and nbgrader import),
+DIR/feedback/, DIR/gradescope/, DIR/report.md and DIR/answers/; grading into an existing gradebook updates
+the rows graded now and keeps every other row. Ctrl-C stops cleanly.
 --shard K/N grades only the K-th of N shares of the class (for a batch engine's job array);
 `python -m packer.grading.merge` combines the N shard gradebooks into the gradebook of the whole class.
 """
@@ -30,11 +34,14 @@ from packer.grading.gradebook import (
     Gradebook,
     check_out_path,
     checks_version,
+    mark_gone,
     open_gradebook,
+    searched_prefixes,
     to_csv,
+    under,
     write_gradebook,
 )
-from packer.grading.exports import LmsSettings, canvas_columns
+from packer.grading.exports import LmsSettings, canvas_columns, kept_settings
 from packer.grading.layouts import late_by, mark_superseded, parse_due
 from packer.grading.lock import Busy, gradebook_lock
 from packer.grading.outcome import Outcome, not_graded
@@ -47,9 +54,9 @@ from packer.grading.submissions import (
     Submission,
     check_paths,
     digest,
+    course_submissions,
     find_submissions,
     naming_root,
-    nbgrader_course,
 )
 
 __all__ = [
@@ -385,70 +392,6 @@ def parse_canvas_columns(given: list[str]) -> dict[str, str]:
     return columns
 
 
-def lms_settings(previous: dict, args) -> dict:
-    """The LMS settings of this run: what the command line gives, else what the gradebook kept."""
-    settings = {"bom": False, "canvas_columns": {}, **previous}
-    if args.excel_bom is not None:
-        settings["bom"] = args.excel_bom
-    settings["canvas_columns"] = {**settings["canvas_columns"], **args.canvas_columns}
-    return settings
-
-
-def course_submissions(paths: list[Path]) -> list[Path]:
-    """Each path, with an instructor's nbgrader course folder (source/, release/, submitted/ …) replaced
-    by its submitted/ folder, said on the terminal; a ValueError for a course folder with no submitted/."""
-    checked = []
-    for path in paths:
-        submitted = nbgrader_course(path)
-        if submitted is None:
-            checked.append(path)
-        elif submitted == path:
-            raise ValueError(
-                f"submissions: {path} is an nbgrader course folder (it holds source/ or release/) with no "
-                "submitted/ folder; run nbgrader collect first, or give the folder of submissions"
-            )
-        else:
-            print(
-                f"note: {path} is an nbgrader course folder; grading only its submitted/ "
-                "(source/, release/ and the rest are the instructor's, not learners')",
-                file=sys.stderr,
-            )
-            checked.append(submitted)
-    return checked
-
-
-def searched_prefixes(paths: list[Path], root: Path) -> list[str]:
-    """The row-name prefix of each path searched ("" when it is the naming root itself)."""
-    prefixes = []
-    for path in paths:
-        relative = path.relative_to(root).as_posix()
-        prefixes.append("" if relative == "." else relative)
-    return prefixes
-
-
-def under(name: str, prefixes: list[str]) -> bool:
-    """True when row name (or skipped-file line) `name` lies under one of the searched prefixes."""
-    return any(not p or name == p or name.startswith(p + "/") or name.startswith(p + ":") for p in prefixes)
-
-
-GONE = "file gone: "  # the flag of a row whose file a full regrade of its folder no longer found
-
-
-def mark_gone(book: Gradebook, found: set[str], prefixes: list[str]) -> list[str]:
-    """Flag every kept row whose folder was searched again and whose file is no longer there."""
-    gone = []
-    for name, row in book.rows.items():
-        if name in found or not under(name, prefixes):
-            continue
-        gone.append(name)
-        if not any(flag.startswith(GONE) for flag in row.flags):
-            row.flags.append(
-                f"{GONE}not found when its folder was graded again; this row is from an earlier run "
-                "(delete the row from the LMS import if the submission was withdrawn)"
-            )
-    return sorted(gone)
-
-
 def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) -> int:
     """Everything after the lock on --out is held: read the gradebook, grade, write. Rows are named from
     the paths `given`; the `paths` searched may be inside them (an nbgrader course's submitted/)."""
@@ -491,7 +434,7 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
             progress.bar.close()
             completed = complete_rows(outcomes, options, version)
             book = previous or Gradebook()
-            book.lms = lms_settings(book.lms, args)
+            book.lms = kept_settings(book.lms, args.excel_bom, args.canvas_columns)
             prefixes = searched_prefixes(paths, root)
             kept_skipped = [line for line in book.skipped if not under(line, prefixes)] if previous else []
             book.root, book.top, book.skipped = root, top, sorted(kept_skipped + skipped)
@@ -513,7 +456,7 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
                 }
             kept = len(set(book.rows) - {o.name for o in outcomes})
             book.rows.update({o.name: o for o in outcomes})
-            gone = mark_gone(book, {s.name for s in submissions}, prefixes) if not shard else []
+            gone = mark_gone(book.rows, {s.name for s in submissions}, prefixes) if not shard else []
             superseded = mark_superseded(list(book.rows.values()))
             with no_interrupts():
                 write_gradebook(book, options, args.out, previous)

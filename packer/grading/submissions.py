@@ -1,6 +1,7 @@
 """Finding a class's submissions on disk: which files are notebooks, whose they are, and reading one.
 
-Course tools lay submissions out in their own ways; every notebook found gets a row, every other file is
+Course tools lay submissions out in their own ways (packer.grading.layouts reads whose each one is and when it
+was handed in); every notebook found gets a row, every other file is
 listed as skipped (never silently dropped), and Mac/Jupyter litter (`__MACOSX/`, `._*`, checkpoints, the self-checks' `.hypothesis/`) is
 ignored. A zip archive is opened in place: each notebook inside it is a submission of the learner the
 archive is named after. Rows are named from the folder given, its own name included
@@ -13,6 +14,7 @@ import functools
 import hashlib
 import json
 import os
+import sys
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
@@ -108,6 +110,29 @@ def find_submissions(paths: list[Path], root: Path, top: int) -> tuple[list[Subm
         submission.submitted_at, submission.assignment = who.submitted_at, who.assignment
         submission.file_time = _file_time(submission)
     return submissions, skipped
+
+
+def course_submissions(paths: list[Path]) -> list[Path]:
+    """Each path, with an instructor's nbgrader course folder (source/, release/, submitted/ …) replaced
+    by its submitted/ folder, said on the terminal; a ValueError for a course folder with no submitted/."""
+    checked = []
+    for path in paths:
+        submitted = nbgrader_course(path)
+        if submitted is None:
+            checked.append(path)
+        elif submitted == path:
+            raise ValueError(
+                f"submissions: {path} is an nbgrader course folder (it holds source/ or release/) with no "
+                "submitted/ folder; run nbgrader collect first, or give the folder of submissions"
+            )
+        else:
+            print(
+                f"note: {path} is an nbgrader course folder; grading only its submitted/ "
+                "(source/, release/ and the rest are the instructor's, not learners')",
+                file=sys.stderr,
+            )
+            checked.append(submitted)
+    return checked
 
 
 def nbgrader_course(folder: Path) -> Path | None:
