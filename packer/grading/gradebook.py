@@ -67,7 +67,7 @@ def open_gradebook(out: Path) -> Gradebook | None:
     """The gradebook already in `out` (None when `out` is new or empty); a ValueError, before any grading,
     when `out` is a file or a non-empty folder that is not a gradebook of ours."""
     check_out_path(out)
-    if not out.exists() or not any(p.name != LOCK_NAME for p in out.iterdir()):
+    if not out.exists() or not any(p.name not in UNLISTED for p in out.iterdir()):
         return None
     data = _read_ours(out / "grades.json")
     if data is None:
@@ -103,6 +103,51 @@ def _read_ours(path: Path) -> dict | None:
         and isinstance(data.get("submissions"), list)
         else None
     )
+
+
+# --- the journal: finished rows on disk before the gradebook is written ---------------------------------------
+JOURNAL_NAME = ".grading-journal.jsonl"  # ours; there only while a run grades, or after one crashed
+UNLISTED = (LOCK_NAME, JOURNAL_NAME)  # files of ours that are never gradebook files nor content of the folder
+
+
+class Journal:
+    """Each row as it is graded, one JSON line, flushed to disk: a run that crashes before writing the gradebook
+    leaves its finished rows for the next run into the same folder to reuse instead of regrading them."""
+
+    def __init__(self, out: Path, rows: list[Outcome]):
+        out.mkdir(parents=True, exist_ok=True)
+        self.path = out / JOURNAL_NAME
+        self.stream = self.path.open("w", encoding="utf-8")
+        for row in rows:
+            self.add(row)
+
+    def add(self, row: Outcome) -> None:
+        """Record one finished row (before complete_rows: as the worker gave it)."""
+        self.stream.write(json.dumps(to_row(row), ensure_ascii=False) + "\n")
+        self.stream.flush()
+        os.fsync(self.stream.fileno())
+
+    def close(self, keep: bool) -> None:
+        """Close it; remove it unless `keep` (a run that did not finish cleanly keeps it for the next)."""
+        self.stream.close()
+        if not keep:
+            self.path.unlink(missing_ok=True)
+
+
+def read_journal(out: Path) -> dict[str, Outcome]:
+    """The rows a crashed run journaled in `out` ({} when none); a line cut short by the crash is ignored."""
+    rows = {}
+    try:
+        lines = (out / JOURNAL_NAME).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return {}
+    for line in lines:
+        try:
+            row = from_row(json.loads(line))
+        except (ValueError, KeyError, TypeError):
+            continue
+        rows[row.name] = row
+    return rows
 
 
 # --- a regrade: what this run searched ---------------------------------------------------------------------

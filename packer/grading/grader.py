@@ -34,8 +34,10 @@ from packer.grading.gradebook import (
     Gradebook,
     check_out_path,
     checks_version,
+    Journal,
     mark_gone,
     open_gradebook,
+    read_journal,
     searched_prefixes,
     to_csv,
     under,
@@ -380,6 +382,22 @@ def main(argv: list[str] | None = None) -> int:
         lock.__exit__(None, None, None)
 
 
+def reusable_rows(journal: dict[str, Outcome], submissions: list[Submission], version: str) -> dict[str, Outcome]:
+    """The rows a crashed run journaled that still stand: the same file (sha256) graded with the same checks."""
+    rows = {}
+    for submission in submissions:
+        row = journal.get(submission.name)
+        if row is None or row.checks_version != version or not row.sha256:
+            continue
+        try:
+            same = digest(submission) == row.sha256
+        except (OSError, KeyError):
+            same = False
+        if same:
+            rows[submission.name] = row
+    return rows
+
+
 def parse_canvas_columns(given: list[str]) -> dict[str, str]:
     """--canvas-column LESSON=NAME, each lesson resolved and each name one Canvas reads as an assignment."""
     columns = {}
@@ -423,14 +441,32 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
             submission.late = True
 
     version = checks_version()
+    reused = reusable_rows(read_journal(args.out), submissions, version)
+    if reused:
+        print(
+            f"resumed: {len(reused)} submissions were graded by a run into {args.out} that stopped before writing "
+            "the gradebook; their rows are reused (the files and the checks are unchanged)",
+            file=sys.stderr,
+        )
+    to_grade = [s for s in submissions if s.name not in reused]
     run_dir = make_run_dir()
     options = Options(args.timeout, args.notebook_timeout, qids, lesson, run_dir, uuid.uuid4().hex, limits)
     started = time.monotonic()
     progress = None
+    journal = None
+    finished = False
     try:
         with interrupts_as_keyboard_interrupt():
-            progress = make_progress(len(submissions))
-            outcomes, worker_peak = grade_all(submissions, options, args.jobs, progress) if submissions else ([], 0.0)
+            journal = Journal(args.out, list(reused.values()))
+            progress = make_progress(len(to_grade))
+
+            def graded(outcome: Outcome) -> None:
+                outcome.checks_version = version
+                journal.add(outcome)
+                progress(outcome)
+
+            outcomes, worker_peak = grade_all(to_grade, options, args.jobs, graded) if to_grade else ([], 0.0)
+            outcomes = sorted([*reused.values(), *outcomes], key=lambda o: o.name)
             progress.bar.close()
             completed = complete_rows(outcomes, options, version)
             book = previous or Gradebook()
@@ -460,7 +496,9 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
             superseded = mark_superseded(list(book.rows.values()))
             with no_interrupts():
                 write_gradebook(book, options, args.out, previous)
+            finished = True
     except KeyboardInterrupt as interrupt:
+        finished = True  # a clean stop: nothing written, and nothing kept to resume from
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the clean-up short
         if progress is not None:
@@ -473,6 +511,8 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
         )
         return exit_status(interrupt)
     finally:
+        if journal is not None:
+            journal.close(keep=not finished)  # a crash keeps the rows graded so far for the next run
         shutil.rmtree(run_dir, ignore_errors=True)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -495,6 +535,7 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
         elapsed = time.monotonic() - started
         kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
         share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""
+        share += f" ({len(reused)} of them reused from the run that stopped)" if reused else ""
         print(
             f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
             f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'}, the LMS imports in {args.out / 'lms'}/ "

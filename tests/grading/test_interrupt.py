@@ -126,3 +126,53 @@ def test_a_ctrl_c_at_any_moment_of_starting_up_stops_cleanly_too(tmp_path, after
     assert not book.exists()
     assert processes_mentioning(str(scratch)) == []
     assert list(scratch.iterdir()) == []
+
+
+def test_a_grader_killed_before_writing_leaves_its_finished_rows_for_the_next_run(tmp_path):
+    """A crash (here SIGKILL to the whole run: no clean-up at all) never loses the grades already finished:
+    they are journaled as they come, and the next run into the same folder reuses them."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    for number in range(2):
+        write_submission(tmp_path / "class", f"quick{number}", "not-json")  # graded at once
+    write_submission(tmp_path / "class", "slow", "runaway")  # keeps the run busy
+    book = tmp_path / "grades"
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    grader = subprocess.Popen(
+        [*GRADER, str(tmp_path / "class"), "--out", str(book), "--jobs", "2", "--timeout", "120"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    journal = book / ".grading-journal.jsonl"
+    try:
+        deadline = time.monotonic() + 120
+        while not journal.exists() or len(journal.read_text().splitlines()) < 2:
+            assert grader.poll() is None and time.monotonic() < deadline, grader.stderr.read()
+            time.sleep(0.2)
+    finally:
+        os.killpg(grader.pid, signal.SIGKILL)
+        grader.wait()
+        for process in processes_mentioning(str(scratch)):  # what the kill left behind: kernels of their own
+            process.kill()
+    assert not (book / "grades.json").exists()  # it died before writing
+    (tmp_path / "class" / "slow.ipynb").write_text("{}", encoding="utf-8")  # the slow one, fixed meanwhile
+    again = subprocess.run(
+        [*GRADER, str(tmp_path / "class"), "--out", str(book), "--jobs", "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "resumed: 2 submissions were graded by a run into" in again.stderr
+    assert "graded 3 submissions" in again.stdout
+    rows = {r["submission"]: r["status"] for r in json.loads((book / "grades.json").read_text())["submissions"]}
+    assert rows == {
+        "class/quick0.ipynb": "unreadable",
+        "class/quick1.ipynb": "unreadable",
+        "class/slow.ipynb": "unreadable",
+    }
+    assert not journal.exists()  # written: nothing left to resume from
