@@ -24,11 +24,16 @@ class Busy(ValueError):
 def gradebook_lock(out: Path, wait: bool = False) -> Iterator[None]:
     """Hold the lock on gradebook folder `out` (created when missing, and removed again at the end when
     nothing was written into it); Busy at once when another run holds it, unless `wait`."""
-    created = not out.exists()
-    out.mkdir(parents=True, exist_ok=True)
+    created = False
     path = out / LOCK_NAME
     while True:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        if not out.exists():  # new, or removed by the run before us when it wrote nothing
+            out.mkdir(parents=True, exist_ok=True)
+            created = True
+        try:
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # the folder went between the two lines: make it again
+            continue
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:

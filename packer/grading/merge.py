@@ -20,6 +20,7 @@ from packer.grading.gradebook import (
     FORMAT,
     Gradebook,
     _read_ours,
+    check_out_path,
     checks_version,
     from_row,
     open_gradebook,
@@ -28,6 +29,7 @@ from packer.grading.gradebook import (
 )
 from packer.grading.grader import complete_rows, no_interrupts
 from packer.grading.layouts import mark_superseded
+from packer.grading.lock import gradebook_lock
 from packer.grading.outcome import Outcome
 from packer.grading.shards import class_digest, shard_of
 
@@ -151,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--out", required=True, type=Path, help="gradebook folder: new, empty, or one of ours to update"
     )
+    parser.add_argument(
+        "--wait", action="store_true", help="when a grader is writing to --out, wait for it instead of stopping"
+    )
     args = parser.parse_args(argv)
     try:
         shards = [(folder, read_shard(folder)) for folder in args.shards]
@@ -170,24 +175,30 @@ def main(argv: list[str] | None = None) -> int:
                 "from the same constraints.txt as the shards'"
             )
         outcomes = merged_rows(shards)
-        previous = check_out(args.out, shards)
-        options = options_of(grader)
-        complete_rows(outcomes, options, grader["checks_version"])
-        head = shards[0][1]["gradebook"]
-        book = previous or Gradebook()
-        for outcome in outcomes:  # a regraded learner keeps the identity the gradebook gave them
-            if outcome.name in book.rows:
-                outcome.learner = book.rows[outcome.name].learner or outcome.learner
-                outcome.late = book.rows[outcome.name].late
-        book.root, book.top, book.skipped = Path(head["root"]) if head["root"] else None, head["top"], head["skipped"]
-        book.changed = sorted({line for _, data in shards for line in data["gradebook"]["changed_during_grading"]})
-        book.shard, book.grader = None, grader
-        book.lms = book.lms or dict(head.get("lms", {}))
-        kept = len(set(book.rows) - {o.name for o in outcomes})
-        book.rows.update({o.name: o for o in outcomes})
-        mark_superseded(list(book.rows.values()))  # across the shards: a learner's resubmissions may sit in two
-        with no_interrupts():
-            write_gradebook(book, options, args.out, previous)
+        check_out_path(args.out)
+        with gradebook_lock(args.out, args.wait):
+            previous = check_out(args.out, shards)
+            options = options_of(grader)
+            complete_rows(outcomes, options, grader["checks_version"])
+            head = shards[0][1]["gradebook"]
+            book = previous or Gradebook()
+            for outcome in outcomes:  # a regraded learner keeps the identity the gradebook gave them
+                if outcome.name in book.rows:
+                    outcome.learner = book.rows[outcome.name].learner or outcome.learner
+                    outcome.late = book.rows[outcome.name].late
+            book.root, book.top, book.skipped = (
+                Path(head["root"]) if head["root"] else None,
+                head["top"],
+                head["skipped"],
+            )
+            book.changed = sorted({line for _, data in shards for line in data["gradebook"]["changed_during_grading"]})
+            book.shard, book.grader = None, grader
+            book.lms = book.lms or dict(head.get("lms", {}))
+            kept = len(set(book.rows) - {o.name for o in outcomes})
+            book.rows.update({o.name: o for o in outcomes})
+            mark_superseded(list(book.rows.values()))  # across the shards: a learner's resubmissions may sit in two
+            with no_interrupts():
+                write_gradebook(book, options, args.out, previous)
     except ValueError as error:
         parser.error(str(error))
     except KeyboardInterrupt:  # the writing itself holds Ctrl-C off, so this came before it
