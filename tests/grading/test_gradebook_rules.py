@@ -151,7 +151,7 @@ def test_make_grade_quotes_folder_names_with_spaces_and_quotes():
     ]
 
 
-def test_sigterm_stops_the_grader_with_status_143(tmp_path):
+def test_two_real_graders_at_once_the_second_is_refused_and_sigterm_stops_the_first_with_143(tmp_path):
     write(tmp_path / "class" / "a" / "exercise_01_assemble_context.ipynb", notebook("runaway"))
     grader = subprocess.Popen(
         [
@@ -171,6 +171,9 @@ def test_sigterm_stops_the_grader_with_status_143(tmp_path):
     )
     try:
         time.sleep(8)  # the grader is running the notebook's endless loop by now
+        second = grade_cli(str(tmp_path / "class"), "--out", str(tmp_path / "grades"))
+        assert second.returncode == 2, second.stderr
+        assert f"another grader is writing to {tmp_path / 'grades'} now (pid {grader.pid})" in second.stderr
         grader.send_signal(signal.SIGTERM)  # what a batch engine or `kill` sends
         _, err = grader.communicate(timeout=60)
     finally:
