@@ -67,8 +67,9 @@ nbgrader: `lms/nbgrader.csv`, the CSV `nbgrader export` writes, for whatever rea
     raw_score, late_submission_penalty, score, max_score. Numbers are Python floats ("7.0"), a timestamp is
     naive UTC as `str(datetime)` ("2026-03-01 09:15:00"), as nbgrader keeps them; rows go by assignment,
     then last and first name, as nbgrader's queries order them.
-  - assignment is the lesson slug; duedate is blank (nbgrader's own blank for none); student_id is the
-    nbgrader student id where the submission came from nbgrader, else the learner's name; a name is split
+  - assignment is the lesson slug; duedate is the grader's --due (blank, nbgrader's own blank for none,
+    without one); student_id is the nbgrader student id where the submission came from nbgrader, Gradescope's
+    sid (else email) where it came from Gradescope, else the learner's name; a name is split
     only at a comma ("Müller, Jürgen"), else all of it is the last name; email is Gradescope's where known;
     late_submission_penalty is 0.0 (the grader flags late work, it takes no points), so score = raw_score.
   - nbgrader writes a row of zeros for each student in its database who handed nothing in; the grader has
@@ -85,6 +86,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from packer.grading.layouts import is_gone
 from packer.grading.outcome import Outcome
 
 BOM = b"\xef\xbb\xbf"
@@ -142,6 +144,7 @@ class LmsSettings:
 
     bom: bool = False
     canvas_columns: dict[str, str] = field(default_factory=dict)  # lesson slug -> e.g. "Exercise 01 (4821)"
+    due: str = ""  # the run's --due (ISO 8601), nbgrader.csv's duedate; "" when none
 
 
 @dataclass
@@ -175,8 +178,8 @@ def kept_settings(previous: dict, bom: bool | None, columns: dict[str, str]) -> 
 
 
 def counting(outcomes: list[Outcome]) -> list[Outcome]:
-    """The rows that count (no later submission replaces them), in submission-name order."""
-    return sorted((o for o in outcomes if not o.superseded_by), key=lambda o: o.name)
+    """The rows that count (no later submission replaces them, and their file is still there), by name."""
+    return sorted((o for o in outcomes if not o.superseded_by and not is_gone(o)), key=lambda o: o.name)
 
 
 def lesson_slug(lesson: str) -> str:
@@ -327,8 +330,11 @@ def learner_key(o: Outcome) -> tuple[str, str]:
 
 
 def nbgrader_id(o: Outcome) -> str:
-    """The student_id nbgrader.csv uses: nbgrader's own where the submission came from nbgrader, else the learner."""
-    return o.lms.get("student_id", "") if o.lms.get("tool") == "nbgrader" else o.learner
+    """The student_id nbgrader.csv uses: nbgrader's own where the submission came from nbgrader, Gradescope's
+    sid (else email) where it came from Gradescope, else the learner."""
+    if o.lms.get("tool") == "nbgrader":
+        return o.lms.get("student_id", "")
+    return o.lms.get("sid") or o.lms.get("email") or o.learner
 
 
 def split_name(name: str) -> tuple[str, str]:
@@ -346,7 +352,7 @@ def nbgrader_time(submitted_at: str) -> str:
     return str(when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo else when)
 
 
-def nbgrader_part(outcomes: list[Outcome]) -> Part:
+def nbgrader_part(outcomes: list[Outcome], due: str = "") -> Part:
     """lms/nbgrader.csv: `nbgrader export`'s columns, one row per learner and assignment."""
     placed, left = split(
         outcomes, lambda o: bool(nbgrader_id(o)), NBGRADER_FILE, "learner name or nbgrader student id", "nbgrader"
@@ -361,7 +367,7 @@ def nbgrader_part(outcomes: list[Outcome]) -> Part:
         rows.append(
             [
                 o.lesson,
-                "",
+                nbgrader_time(due),
                 when,
                 nbgrader_id(o),
                 last,
@@ -416,11 +422,21 @@ def readme(superseded: int, lessons: list[str], canvas: Part, moodle: list[Part]
         "(From, To) before it saves any.",
         "",
         "A row is a Canvas user id (the ID column, from the download's file names), and Canvas matches on it; "
-        "SIS User ID, SIS Login ID and Section are blank. The second row is Points Possible. The lessons' "
-        "columns:",
+        "SIS User ID, SIS Login ID and Section are blank. The second row is Points Possible."
+        + (" The lessons' columns:" if lessons else ""),
         "",
         *[f"- {lesson}: `{column}`" for lesson, column in zip(lessons, columns)],
-        "",
+        *([""] if lessons else []),
+        *(
+            [
+                "A column named after the lesson creates a new assignment in Canvas. To update the assignment "
+                "the course already has, grade again with `--canvas-column 01='<its column name>'`, the name "
+                "as Canvas's own gradebook export (Grades, Export) writes it, `Title (assignment id)`.",
+                "",
+            ]
+            if any(column == lesson for lesson, column in zip(lessons, columns))
+            else []
+        ),
         'A column named "Title (12345)" updates assignment 12345. Any other name updates the assignment with '
         "exactly that title, or Canvas offers to create one (published, its points from the Points Possible "
         "row). Canvas takes the points as they are: it does not rescale them to the assignment's points.",
@@ -458,7 +474,7 @@ def readme(superseded: int, lessons: list[str], canvas: Part, moodle: list[Part]
         "",
         "The CSV `nbgrader export` writes (its columns, in its order), for whatever reads that file. "
         "assignment is the lesson; student_id is the nbgrader student id where the submission came from "
-        "nbgrader, else the learner's name; duedate is blank; late_submission_penalty is 0.0 (late work is "
+        "nbgrader, Gradescope's sid where it came from Gradescope, else the learner's name; duedate is --due's; late_submission_penalty is 0.0 (late work is "
         "flagged in grades.csv, not docked).",
         "",
         *left_out(nbgrader, "learner name or nbgrader student id"),
@@ -471,12 +487,19 @@ def lms_files(outcomes: list[Outcome], settings: LmsSettings) -> Iterator[tuple[
     nbgrader.csv and README.md."""
     rows = [o for o in counting(outcomes) if o.lesson]  # a grade needs an assignment: the lesson
     unknown = [o for o in counting(outcomes) if not o.lesson]
-    canvas, moodle, nbgrader = canvas_part(rows, settings), moodle_parts(rows), nbgrader_part(rows)
+    canvas, moodle, nbgrader = canvas_part(rows, settings), moodle_parts(rows), nbgrader_part(rows, settings.due)
     for part in (canvas, *moodle, nbgrader):
         if part is nbgrader or len(part.rows) > (2 if part is canvas else 1):  # a tool's file, when it has a learner
             yield part.path, csv_bytes(part.rows, settings)
     lessons = sorted({o.lesson for o in rows if o.lms.get("tool") == "canvas" and o.lms.get("user_id")})
-    text = readme(len(outcomes) - len(rows) - len(unknown), lessons, canvas, moodle, nbgrader)
+    gone = sorted((o for o in outcomes if is_gone(o)), key=lambda o: o.name)
+    text = readme(sum(bool(o.superseded_by) for o in outcomes), lessons, canvas, moodle, nbgrader)
+    if gone:
+        text += "\n## In no file: the file is gone\n\n" + "".join(
+            f"- {o.learner or '(no name)'}, `{o.name}`: kept in grades.csv from an earlier run, but no longer in "
+            "the folder graded; grade it again if it was only moved\n"
+            for o in gone
+        )
     if unknown:
         text += "\n## In no file: the lesson is unknown\n\n" + "".join(
             f"- {o.learner or '(no name)'}, `{o.name}`: {o.status}; grade it with --lesson, or enter it by hand\n"

@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from packer.grading.exports import LmsSettings, lms_files
+from packer.grading.layouts import GONE
 from packer.grading.lock import LOCK_NAME
 from packer.grading.outcome import RESULT_FIELDS, Outcome, qid_order
 from packer.grading.running import GRADER_ROOT, Options
@@ -41,6 +42,7 @@ class Gradebook:
     shard: dict[str, Any] | None = None  # a shard gradebook: which of how many, and the class it saw
     grader: dict[str, Any] | None = None  # what the rows were graded with, when not this run (a merge)
     lms: dict[str, Any] = field(default_factory=dict)  # how lms/ is written: LmsSettings' fields, kept across runs
+    due: str = ""  # the due date rows were judged late by (ISO 8601), kept across runs until --due changes it
 
 
 def checks_version() -> str:
@@ -88,6 +90,7 @@ def open_gradebook(out: Path) -> Gradebook | None:
         book.get("shard"),
         None,
         dict(book.get("lms", {})),
+        book.get("due", ""),
     )
 
 
@@ -118,19 +121,21 @@ class Journal:
         out.mkdir(parents=True, exist_ok=True)
         self.path = out / JOURNAL_NAME
         self.stream = self.path.open("w", encoding="utf-8")
+        self.rows = 0
         for row in rows:
             self.add(row)
 
     def add(self, row: Outcome) -> None:
         """Record one finished row (before complete_rows: as the worker gave it)."""
         self.stream.write(json.dumps(to_row(row), ensure_ascii=False) + "\n")
+        self.rows += 1
         self.stream.flush()
         os.fsync(self.stream.fileno())
 
     def close(self, keep: bool) -> None:
         """Close it; remove it unless `keep` (a run that did not finish cleanly keeps it for the next)."""
         self.stream.close()
-        if not keep:
+        if not keep or not self.rows:
             self.path.unlink(missing_ok=True)
 
 
@@ -163,9 +168,6 @@ def searched_prefixes(paths: list[Path], root: Path) -> list[str]:
 def under(name: str, prefixes: list[str]) -> bool:
     """True when row name (or skipped-file line) `name` lies under one of the searched prefixes."""
     return any(not p or name == p or name.startswith(p + "/") or name.startswith(p + ":") for p in prefixes)
-
-
-GONE = "file gone: "  # the flag of a row whose file a full regrade of its folder no longer found
 
 
 def mark_gone(rows: dict[str, Outcome], found: set[str], prefixes: list[str]) -> list[str]:
@@ -353,6 +355,7 @@ def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> d
         "skipped": book.skipped,
         "changed_during_grading": book.changed,
         "lms": book.lms,
+        "due": book.due,
     }
     if book.shard is not None:
         section["shard"] = book.shard

@@ -28,6 +28,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import NoReturn
 
 from packer.grading.kernels import finish_search_cache, make_run_dir, read_recorded_inputs, warm_search_cache
 from packer.grading.gradebook import (
@@ -44,7 +45,7 @@ from packer.grading.gradebook import (
     write_gradebook,
 )
 from packer.grading.exports import LmsSettings, canvas_columns, kept_settings
-from packer.grading.layouts import late_by, mark_superseded, parse_due
+from packer.grading.layouts import COPY, late_of, mark_superseded, parse_due
 from packer.grading.lock import Busy, gradebook_lock
 from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, peak_memory_mb
@@ -76,6 +77,12 @@ __all__ = [
 
 
 # --- checking the command line before any work ----------------------------------------------------------------
+def refuse(message: str) -> NoReturn:
+    """Stop before grading, with the reason and exit status 2 (nothing was changed)."""
+    print(f"python -m packer.grading: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def resolve_lesson(raw: str) -> str:
     """'1', '01' or '01_assemble_context' -> the lesson's slug; a ValueError naming the known ones."""
     if not raw:
@@ -370,12 +377,12 @@ def main(argv: list[str] | None = None) -> int:
         qids = check_questions(args.questions, lesson)
         args.canvas_columns = parse_canvas_columns(args.canvas_column)
     except ValueError as error:
-        parser.error(str(error))
+        refuse(str(error))
     try:
         lock = gradebook_lock(args.out, args.wait)
         lock.__enter__()
     except Busy as error:
-        parser.error(str(error))
+        refuse(str(error))
     try:
         return _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits)
     finally:
@@ -405,7 +412,10 @@ def parse_canvas_columns(given: list[str]) -> dict[str, str]:
         number, sep, name = item.partition("=")
         if not sep or not name.strip():
             raise ValueError(f"--canvas-column: {item!r} is not LESSON=NAME (e.g. 01='Exercise 01 (4821)')")
-        columns[resolve_lesson(number.strip())] = name.strip()
+        try:
+            columns[resolve_lesson(number.strip())] = name.strip()
+        except ValueError as error:
+            raise ValueError(f"--canvas-column {item!r}: {str(error).removeprefix('--lesson: ')}") from None
     canvas_columns(sorted(columns), LmsSettings(canvas_columns=columns))  # a ValueError naming a bad one
     return columns
 
@@ -422,23 +432,23 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
             root, top = naming_root(given)
         submissions, skipped = find_submissions(paths, root, top)
     except ValueError as error:
-        parser.error(str(error))
+        refuse(str(error))
     if not submissions:
-        parser.error("no notebooks (.ipynb, .ipynb.json) or zip archives found in " + " ".join(args.submissions))
+        refuse("no notebooks (.ipynb, .ipynb.json) or zip archives found in " + " ".join(args.submissions))
     if skipped:
-        print(f"skipped {len(skipped)} files that are not submissions (no row in the gradebook):", file=sys.stderr)
+        files = "file that is not a submission" if len(skipped) == 1 else "files that are not submissions"
+        print(f"skipped {len(skipped)} {files} (no row in the gradebook):", file=sys.stderr)
         for line in skipped:
             print(f"  skipped {line}", file=sys.stderr)
     if shard:  # the share of this shard, by a hash of each name: the same whatever order they came in
         whole = class_digest([s.name for s in submissions], skipped)
         class_size = len(submissions)
         submissions = [s for s in submissions if shard_of(s.name, shard[1]) == shard[0]]
-    for submission in submissions:  # a regraded learner keeps the identity the gradebook gave them
+    for submission in submissions:  # a regraded learner keeps the name the gradebook gave them
         if previous and submission.name in previous.rows:
             submission.learner = previous.rows[submission.name].learner or submission.learner
-            submission.late = previous.rows[submission.name].late
-        if due is not None and late_by(submission.submitted_at, due):
-            submission.late = True
+    if due is None and previous and previous.due:  # the due date a gradebook was graded with holds until changed
+        due = parse_due(previous.due)
 
     version = checks_version()
     reused = reusable_rows(read_journal(args.out), submissions, version)
@@ -493,20 +503,33 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
             kept = len(set(book.rows) - {o.name for o in outcomes})
             book.rows.update({o.name: o for o in outcomes})
             gone = mark_gone(book.rows, {s.name for s in submissions}, prefixes) if not shard else []
+            book.due = due.isoformat() if due else ""
+            for row in book.rows.values():  # lateness from the layout and the due date of this run, every row
+                row.late = late_of(row.name, book.top, row.submitted_at, due)
+            book.lms = {**book.lms, "due": book.due}
             superseded = mark_superseded(list(book.rows.values()))
             with no_interrupts():
                 write_gradebook(book, options, args.out, previous)
             finished = True
     except KeyboardInterrupt as interrupt:
-        finished = True  # a clean stop: nothing written, and nothing kept to resume from
+        # Ctrl-C: a clean stop, nothing kept. SIGTERM (a batch engine's time limit, before its SIGKILL): the rows
+        # graded so far stay in the journal, so the job run again resumes from them.
+        finished = not isinstance(interrupt, Terminated)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the clean-up short
         if progress is not None:
             progress.bar.close()
         shutil.rmtree(run_dir, ignore_errors=True)
+        kept_rows = (
+            f"; the {journal.rows} row{'s' if journal.rows > 1 else ''} graded so far "
+            f"{'are' if journal.rows > 1 else 'is'} kept in {journal.path} for the next run into {args.out} to reuse"
+            if journal is not None and not finished and journal.rows
+            else ""
+        )
         print(
-            f"interrupted: every kernel stopped, temporary files removed, nothing written"
-            f"{'; the gradebook in ' + str(args.out) + ' is as it was' if previous else ''}",
+            f"interrupted{' by SIGTERM' if isinstance(interrupt, Terminated) else ''}: every kernel stopped, "
+            f"temporary files removed, nothing written"
+            f"{'; the gradebook in ' + str(args.out) + ' is as it was' if previous else ''}{kept_rows}",
             file=sys.stderr,
         )
         return exit_status(interrupt)
@@ -520,9 +543,21 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
         for line in book.changed:
             print(f"warning: {line}", file=sys.stderr)
         for what, count in sorted(superseded.items()):
+            some = f"{count} submission{'s' if count > 1 else ''}"
             print(
-                f"superseded: {count} submission{'s' if count > 1 else ''} by a later one of the same learner and "
-                f"lesson (latest by {what}); each is kept as a row marked superseded, and only the latest counts",
+                f"superseded: {some} of a learner and lesson that another one also holds: {what}; kept as rows "
+                "marked superseded, and only one counts"
+                if what == COPY
+                else f"superseded: {some} by a later one of the same learner and lesson (latest by {what}); "
+                "each is kept as a row marked superseded, and only the latest counts",
+                file=sys.stderr,
+            )
+        timeless = [o for o in outcomes if due is not None and not o.submitted_at and o.lms.get("tool") == "nbgrader"]
+        if timeless:
+            print(
+                f"warning: --due could not judge {len(timeless)} nbgrader submission{'s' if len(timeless) > 1 else ''} "
+                f"whose time is unknown (a missing or unreadable timestamp.txt; see the notes): "
+                f"{', '.join(o.name for o in timeless[:3])}{' …' if len(timeless) > 3 else ''}",
                 file=sys.stderr,
             )
         if gone:

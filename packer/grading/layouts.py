@@ -46,6 +46,7 @@ class Identity:
     lms: dict[str, str] = field(default_factory=dict)  # the tool's own ids; "tool" names the tool
     submitted_at: str = ""  # ISO 8601 in UTC, where the layout records the time
     assignment: str = ""  # the assignment the layout files it under ("" when the layout has none)
+    note: str = ""  # what the layout should have said and did not (a missing or unreadable timestamp.txt)
 
 
 def identify(name: str, top: int = 1, alone: bool = False, nearby: Nearby = lambda _: None) -> Identity:
@@ -77,10 +78,17 @@ def _nbgrader(parts: tuple[str, ...], nearby: Nearby) -> Identity | None:
         if part.lower() in NBGRADER_FOLDERS and len(parts) - index >= 4:
             student, assignment = parts[index + 1], parts[index + 2]
             stamp = nearby("/".join((*parts[: index + 3], "timestamp.txt")))
-            when = nbgrader_time(stamp.decode("utf-8", "replace").strip()) if stamp else ""
-            return Identity(
-                student, False, {"tool": "nbgrader", "student_id": student, "assignment": assignment}, when, assignment
+            text = stamp.decode("utf-8", "replace").strip() if stamp else ""
+            when = nbgrader_time(text) if text else ""
+            note = (
+                "nbgrader's timestamp.txt is missing beside it: when it was handed in is unknown"
+                if stamp is None
+                else ""
+                if when
+                else f"nbgrader's timestamp.txt holds {text[:40]!r}, not a time: when it was handed in is unknown"
             )
+            lms = {"tool": "nbgrader", "student_id": student, "assignment": assignment}
+            return Identity(student, False, lms, when, assignment, note)
     return None
 
 
@@ -177,11 +185,18 @@ def iso_utc(value: object) -> str:
 
 
 def parse_due(text: str) -> datetime:
-    """--due as a moment: ISO 8601 (`2026-11-20T23:59`, `2026-11-20 23:59+01:00`); a ValueError otherwise."""
-    iso = iso_utc(text)
-    if not iso:
-        raise ValueError(f"--due: {text!r} is not a date and time (give ISO 8601, e.g. 2026-11-20T23:59+01:00)")
-    return datetime.fromisoformat(iso)
+    """--due as a moment: ISO 8601 with a time and a zone (`2026-11-20T23:59+01:00`, `2026-11-20 22:59Z`); a
+    ValueError otherwise (a date alone, or a time without a zone, could be read in more than one way)."""
+    example = "e.g. 2026-11-20T23:59+01:00, or 2026-11-20T22:59Z for UTC"
+    try:
+        moment = datetime.fromisoformat(re.sub(r"\s*Z$", "+00:00", text.strip()))
+    except ValueError:
+        raise ValueError(f"--due: {text!r} is not a date and time in ISO 8601 ({example})") from None
+    if "T" not in text and " " not in text.strip():
+        raise ValueError(f"--due: {text!r} is a date without a time; give the time and the zone ({example})")
+    if moment.tzinfo is None:
+        raise ValueError(f"--due: {text!r} has no time zone; give one ({example})")
+    return moment.astimezone(UTC)
 
 
 def late_by(submitted_at: str, due: datetime) -> timedelta | None:
@@ -200,6 +215,14 @@ def learner_key(lms: dict[str, str], learner: str) -> str:
         if lms.get(key):
             return f"{tool}:{key}:{lms[key]}"
     return f"name:{learner}"
+
+
+GONE = "file gone: "  # the flag of a row whose file a full regrade of its folder no longer found
+
+
+def is_gone(row) -> bool:
+    """True for a row kept from an earlier run whose file is no longer there."""
+    return any(flag.startswith(GONE) for flag in row.flags)
 
 
 def handed_in_order(rows: list) -> tuple[Callable, str]:
@@ -223,11 +246,12 @@ def handed_in_order(rows: list) -> tuple[Callable, str]:
 
 def mark_superseded(rows: list) -> dict[str, int]:
     """Mark every row but the latest of each learner and lesson as superseded by the latest (rows of an
-    unknown lesson are never grouped); returns how many were superseded, by what the order rested on."""
+    unknown lesson, and rows whose file is gone, are never grouped); returns how many were superseded, by
+    what the order rested on (an identical copy, the same sha256, is counted apart: neither is later)."""
     groups: dict[tuple[str, str], list] = {}
     for row in rows:
         row.superseded_by = ""
-        if row.lesson:
+        if row.lesson and not is_gone(row):
             groups.setdefault((learner_key(row.lms, row.learner), row.lesson), []).append(row)
     counts: dict[str, int] = {}
     for group in groups.values():
@@ -237,5 +261,14 @@ def mark_superseded(rows: list) -> dict[str, int]:
         *earlier, latest = sorted(group, key=order)
         for row in earlier:
             row.superseded_by = latest.name
-        counts[what] = counts.get(what, 0) + len(earlier)
+            why = COPY if row.sha256 and row.sha256 == latest.sha256 else what
+            counts[why] = counts.get(why, 0) + 1
     return counts
+
+
+COPY = "an identical copy (the same sha256): the file was handed in or downloaded twice"
+
+
+def late_of(name: str, top: int, submitted_at: str, due: datetime | None) -> bool:
+    """Whether a row is late: its layout says so (Canvas's `_LATE`), or it was handed in after `due`."""
+    return identify(name, top).late or (due is not None and late_by(submitted_at, due) is not None)

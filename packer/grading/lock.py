@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,7 +36,16 @@ def gradebook_lock(out: Path, wait: bool = False) -> Iterator[None]:
         except FileNotFoundError:  # the folder went between the two lines: make it again
             continue
         try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if not wait:
+                    raise
+                holder = os.pread(descriptor, 200, 0).decode("utf-8", "replace").strip()
+                print(
+                    f"waiting: another grader is writing to {out} ({holder or 'a running grader'}) …", file=sys.stderr
+                )
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
         except BlockingIOError:
             holder = os.pread(descriptor, 200, 0).decode("utf-8", "replace").strip()
             os.close(descriptor)

@@ -170,8 +170,8 @@ def class_report(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
         "# Class report",
         "",
         f"{len(outcomes)} submissions from {len({learner_key(o.lms, o.learner) for o in outcomes})} learners"
-        f" ({sum(o.late for o in outcomes)} late, {sum(bool(o.superseded_by) for o in outcomes)} superseded by a "
-        "later submission of the same learner and lesson).",
+        f" ({sum(o.late for o in outcomes)} of the submissions late, {sum(bool(o.superseded_by) for o in outcomes)} "
+        "superseded by another submission of the same learner and lesson).",
         "",
         "Scores and questions count the submission that counts for each learner and lesson; the status table "
         "counts every submission.",
@@ -278,9 +278,10 @@ def _questions_figure(stats: dict[str, dict]) -> bytes:
 
 
 def written_answers(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
-    """One Markdown file per open question and lesson, with every learner's answer, for manual grading."""
+    """One Markdown file per open question and lesson, with every learner's answer, for manual grading (the
+    submission that counts for each learner and lesson: a superseded one is never graded by hand)."""
     by_question: dict[tuple[str, int], list[tuple[Outcome, dict]]] = {}
-    for outcome in outcomes:
+    for outcome in (o for o in outcomes if not o.superseded_by):
         for number, written in enumerate(outcome.written, start=1):
             by_question.setdefault((outcome.lesson or "unknown", number), []).append((outcome, written))
     for (lesson, number), answers in sorted(by_question.items()):

@@ -389,7 +389,7 @@ def problem_outcome(submission: Submission, status: str, note: str, sha256: str 
         sha256,
         lesson,
         status,
-        notes=[note],
+        notes=[note, *filter(None, [submission.note])],
         **identity_of(submission),
     )
 
@@ -502,6 +502,7 @@ async def grade_submission(
         "graded",
         flags=static_flags(notebook),
         written=written_answers(notebook),
+        notes=list(filter(None, [submission.note])),
         **identity_of(submission),
     )
     if not lesson:

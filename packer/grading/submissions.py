@@ -51,6 +51,7 @@ class Submission:
     submitted_at: str = ""  # when the layout says it was handed in (ISO 8601, UTC)
     file_time: str = ""  # the file's own modification time (ISO 8601, UTC)
     assignment: str = ""  # the assignment the layout files it under ("" when it has none)
+    note: str = ""  # what the layout should have said and did not (packer.grading.layouts.Identity.note)
 
 
 def is_notebook_name(name: str) -> bool:
@@ -107,14 +108,14 @@ def find_submissions(paths: list[Path], root: Path, top: int) -> tuple[list[Subm
     for submission in submissions:
         who = identify(submission.name, top, len(submissions) == 1, functools.partial(_nearby, root, submission))
         submission.learner, submission.late, submission.lms = who.learner, who.late, who.lms
-        submission.submitted_at, submission.assignment = who.submitted_at, who.assignment
+        submission.submitted_at, submission.assignment, submission.note = who.submitted_at, who.assignment, who.note
         submission.file_time = _file_time(submission)
     return submissions, skipped
 
 
 def course_submissions(paths: list[Path]) -> list[Path]:
-    """Each path, with an instructor's nbgrader course folder (source/, release/, submitted/ …) replaced
-    by its submitted/ folder, said on the terminal; a ValueError for a course folder with no submitted/."""
+    """Each path, with an nbgrader course folder replaced by its learners' folder (see nbgrader_course), said
+    on the terminal; a ValueError for a course folder with nothing handed in."""
     checked = []
     for path in paths:
         submitted = nbgrader_course(path)
@@ -122,8 +123,14 @@ def course_submissions(paths: list[Path]) -> list[Path]:
             checked.append(path)
         elif submitted == path:
             raise ValueError(
-                f"submissions: {path} is an nbgrader course folder (it holds source/ or release/) with no "
-                "submitted/ folder; run nbgrader collect first, or give the folder of submissions"
+                f"submissions: {path} is an nbgrader course folder (it holds source/, release/ or outbound/) "
+                "with no submitted/ or inbound/ folder; nothing has been handed in or collected yet"
+            )
+        elif submitted.name == "inbound":
+            print(
+                f"note: {path} is an nbgrader exchange folder; grading only its inbound/ "
+                "(outbound/ holds the released notebooks, feedback/ what went back to learners)",
+                file=sys.stderr,
             )
         else:
             print(
@@ -131,16 +138,23 @@ def course_submissions(paths: list[Path]) -> list[Path]:
                 "(source/, release/ and the rest are the instructor's, not learners')",
                 file=sys.stderr,
             )
+        if submitted is not None:
             checked.append(submitted)
     return checked
 
 
 def nbgrader_course(folder: Path) -> Path | None:
-    """The `submitted/` folder of an instructor's nbgrader course folder (one holding `source/` or
-    `release/` beside `submitted/`); None for any other folder."""
-    if not folder.is_dir() or not any((folder / name).is_dir() for name in NBGRADER_COURSE):
+    """The learners' folder of an nbgrader course folder: `submitted/` of an instructor's course folder (one
+    holding `source/` or `release/`), `inbound/` of a course's exchange folder (one holding `outbound/`, the
+    released notebooks, or `feedback/` beside `inbound/`); the folder itself when it has none; None for any
+    other folder."""
+    if not folder.is_dir():
         return None
-    return folder / "submitted" if (folder / "submitted").is_dir() else folder
+    if any((folder / name).is_dir() for name in NBGRADER_COURSE):
+        return folder / "submitted" if (folder / "submitted").is_dir() else folder
+    if any((folder / name).is_dir() for name in ("outbound", "feedback")):
+        return folder / "inbound" if (folder / "inbound").is_dir() else folder
+    return None
 
 
 def _nearby(root: Path, submission: Submission, name: str) -> bytes | None:

@@ -203,7 +203,7 @@ def test_nbgrader_csv_has_nbgrader_exports_columns_in_its_order():
     ]
 
 
-def test_nbgrader_csv_uses_nbgraders_student_id_and_gradescopes_email():
+def test_nbgrader_csv_uses_nbgraders_student_id_and_gradescopes_sid_and_email():
     alice = outcome(
         "nb/submitted/alice/ps1/ex01.ipynb",
         "Alice Ng",
@@ -217,7 +217,7 @@ def test_nbgrader_csv_uses_nbgraders_student_id_and_gradescopes_email():
         lms={"tool": "gradescope", "submission_id": "90001", "sid": "S7", "email": "bob@example.edu", "name": "Bob Li"},
     )
     table = rows(files([alice, bob])["lms/nbgrader.csv"])
-    assert [(r[3], r[6]) for r in table[1:]] == [("alice", ""), ("Bob Li", "bob@example.edu")]
+    assert [(r[3], r[6]) for r in table[1:]] == [("alice", ""), ("S7", "bob@example.edu")]  # the sid, not the name
 
 
 def test_superseded_submissions_are_in_no_file():
@@ -279,3 +279,33 @@ def test_the_readme_says_where_each_file_goes():
     assert '"Upload grading worksheet"' in text
     assert "Allow updating records that have been modified more recently in Moodle than in the spreadsheet." in text
     assert "`nbgrader export`" in text
+
+
+def test_a_row_whose_file_is_gone_is_in_no_file_and_the_readme_names_it():
+    gone = outcome(
+        "canvas/nguyenlan_12355_67912_ex01.ipynb",
+        "nguyenlan",
+        (3, 3),
+        lms=canvas("12355"),
+        flags=["file gone: not found when its folder was graded again"],
+    )
+    made = files([MUELLER, gone])
+    assert b"12355" not in made["lms/canvas.csv"]
+    assert "## In no file: the file is gone" in made["lms/README.md"].decode()
+    assert f"- nguyenlan, `{gone.name}`: kept in grades.csv from an earlier run" in made["lms/README.md"].decode()
+
+
+def test_the_due_date_fills_nbgraders_duedate_column():
+    table = rows(files([ALICE], LmsSettings(due="2026-11-20T22:59:00+00:00"))["lms/nbgrader.csv"])
+    assert table[1][1] == "2026-11-20 22:59:00"
+
+
+def test_a_canvas_column_named_after_the_lesson_comes_with_the_way_to_name_the_real_one():
+    default = section(readme([MUELLER]), "## lms/canvas.csv: Canvas")
+    assert "creates a new assignment in Canvas" in default and "--canvas-column 01=" in default
+    named = files([MUELLER], LmsSettings(canvas_columns={ONE: "Exercise 01 (4821)"}))["lms/README.md"].decode()
+    assert "creates a new assignment" not in named
+
+
+def test_without_canvas_learners_the_readme_lists_no_empty_column_list():
+    assert "The lessons' columns:" not in readme([ALICE])

@@ -40,49 +40,62 @@ def table(path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
 
 
-def test_an_nbgrader_course_folder_grades_only_submitted_and_says_so(tmp_path):
+def test_nbgrader_course_and_exchange_folders_grade_only_what_learners_handed_in_and_say_so(tmp_path):
     course = tmp_path / "course101"
     write(course / "source" / "01_assemble_context" / "exercise_01_assemble_context.ipynb", notebook("correct"))
     write(course / "release" / "01_assemble_context" / "exercise_01_assemble_context.ipynb", notebook("untouched"))
     write(course / "submitted" / "alice" / "01_assemble_context" / "exercise_01_assemble_context.ipynb", GARBAGE)
-    run = grade_cli(str(course), "--out", str(tmp_path / "grades"))
+    exchange = tmp_path / "exchange" / "course101"
+    write(exchange / "outbound" / "01_assemble_context" / "exercise_01_assemble_context.ipynb", notebook("untouched"))
+    attempt = "bob+01_assemble_context+2026-11-20 10:00:00.000000 UTC+AAAA"
+    write(exchange / "inbound" / attempt / "exercise_01_assemble_context.ipynb", GARBAGE)
+    run = grade_cli(str(course), str(exchange), "--out", str(tmp_path / "grades"))
     assert run.returncode == 0, run.stderr
     assert "is an nbgrader course folder; grading only its submitted/" in run.stderr
+    assert "is an nbgrader exchange folder; grading only its inbound/" in run.stderr
     rows = table(tmp_path / "grades" / "grades.csv")
     assert [(r["submission"], r["learner"]) for r in rows] == [
-        ("course101/submitted/alice/01_assemble_context/exercise_01_assemble_context.ipynb", "alice")
-    ]
+        ("course101/submitted/alice/01_assemble_context/exercise_01_assemble_context.ipynb", "alice"),
+        (f"exchange/course101/inbound/{attempt}/exercise_01_assemble_context.ipynb", "bob"),
+    ]  # neither source/, release/ nor outbound/ is a learner
 
 
 def test_an_nbgrader_course_folder_with_nothing_collected_is_refused_before_grading(tmp_path):
     write(tmp_path / "course101" / "source" / "01" / "exercise_01_assemble_context.ipynb", notebook("correct"))
     run = grade_cli(str(tmp_path / "course101"), "--out", str(tmp_path / "grades"))
-    assert run.returncode == 2 and "with no submitted/ folder; run nbgrader collect first" in run.stderr
+    assert run.returncode == 2 and "with no submitted/ or inbound/ folder; nothing has been handed in" in run.stderr
+    assert "usage:" not in run.stderr  # the reason, not the whole usage text
     assert not (tmp_path / "grades").exists()
 
 
-def test_a_full_regrade_flags_a_row_whose_file_is_gone_and_a_partial_one_keeps_the_skipped_list(tmp_path):
-    folder = tmp_path / "my class"  # a space in the name, as instructors' folders have
-    write(folder / "alice" / "exercise_01_assemble_context.ipynb", GARBAGE)
-    write(folder / "bob" / "exercise_01_assemble_context.ipynb", GARBAGE)
-    write(folder / "bob" / "notes.txt", "a note")
+def test_regrades_flag_gone_files_keep_the_skipped_list_and_judge_lateness_by_the_latest_due_date(tmp_path):
+    folder = tmp_path / "my class" / "submitted"  # nbgrader's layout, in a folder whose name has a space
+    for learner, stamp in (("alice", "2026-11-20 14:03:00.000000 UTC"), ("bob", "2026-11-20 20:00:00.000000 UTC")):
+        write(folder / learner / "01_assemble_context" / "exercise_01_assemble_context.ipynb", GARBAGE)
+        write(folder / learner / "01_assemble_context" / "timestamp.txt", stamp)
+    write(folder / "bob" / "01_assemble_context" / "notes.txt", "a note")
     out = tmp_path / "grades"
-    assert grade_cli(str(folder), "--out", str(out)).returncode == 0
+    first = grade_cli(str(folder), "--out", str(out), "--due", "2026-11-20T12:00Z")
+    assert first.returncode == 0, first.stderr
+    assert {r["learner"]: r["late"] for r in table(out / "grades.csv")} == {"alice": "late", "bob": "late"}
     skipped = json.loads((out / "grades.json").read_text())["gradebook"]["skipped"]
-    assert skipped == ["my class/bob/notes.txt: not a notebook (.ipynb, .ipynb.json) or a .zip"]
+    assert skipped == ["submitted/bob/01_assemble_context/notes.txt: not a notebook (.ipynb, .ipynb.json) or a .zip"]
 
-    (folder / "alice" / "exercise_01_assemble_context.ipynb").unlink()
-    again = grade_cli(str(folder), "--out", str(out))
+    (folder / "alice" / "01_assemble_context" / "exercise_01_assemble_context.ipynb").unlink()
+    again = grade_cli(str(folder), "--out", str(out), "--due", "2026-11-20T23:59Z")  # the due date was extended
     assert again.returncode == 0, again.stderr
     assert "1 row kept from an earlier run, whose file is gone from the folder graded now" in again.stderr
     rows = {r["learner"]: r for r in table(out / "grades.csv")}
     assert rows["alice"]["flags"].startswith("file gone: not found when its folder was graded again")
-    assert rows["bob"]["flags"] == ""
+    assert (rows["alice"]["late"], rows["bob"]["late"], rows["bob"]["flags"]) == ("", "", "")
 
-    one = grade_cli(str(folder / "bob" / "exercise_01_assemble_context.ipynb"), "--out", str(out))
+    one = grade_cli(str(folder / "bob"), "--out", str(out))  # no --due: the gradebook's own holds
     assert one.returncode == 0, one.stderr
     book = json.loads((out / "grades.json").read_text())["gradebook"]
     assert book["skipped"] == skipped  # bob's notes.txt is still listed: this run never looked at it
+    assert book["due"] == "2026-11-20T23:59:00+00:00"
+    assert {r["learner"]: r["late"] for r in table(out / "grades.csv")} == {"alice": "", "bob": ""}
+    assert b"alice" not in (out / "lms" / "nbgrader.csv").read_bytes()  # her file is gone: in no import file
 
 
 def test_a_second_grader_on_the_same_gradebook_is_refused_at_once_or_waits(tmp_path):
@@ -106,6 +119,7 @@ def test_a_second_grader_on_the_same_gradebook_is_refused_at_once_or_waits(tmp_p
         assert [p.name for p in out.iterdir()] == [".grading.lock"]  # neither run wrote anything meanwhile
     _, err = waiting.communicate(timeout=120)
     assert waiting.returncode == 0, err
+    assert err.startswith(f"waiting: another grader is writing to {out} (pid {os.getpid()})")
     assert (out / "grades.csv").is_file()
     assert not (out / ".grading.lock").exists()  # nothing of the lock is left in the instructor's folder
 
@@ -153,6 +167,7 @@ def test_make_grade_quotes_folder_names_with_spaces_and_quotes():
 
 def test_two_real_graders_at_once_the_second_is_refused_and_sigterm_stops_the_first_with_143(tmp_path):
     write(tmp_path / "class" / "a" / "exercise_01_assemble_context.ipynb", notebook("runaway"))
+    write(tmp_path / "class" / "b" / "exercise_01_assemble_context.ipynb", GARBAGE)  # graded before the signal
     grader = subprocess.Popen(
         [
             sys.executable,
@@ -180,5 +195,7 @@ def test_two_real_graders_at_once_the_second_is_refused_and_sigterm_stops_the_fi
         if grader.poll() is None:
             grader.kill()
     assert grader.returncode == 143, err
-    assert err.strip().splitlines()[-1].startswith("interrupted")
-    assert not (tmp_path / "grades").exists()
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted by SIGTERM: every kernel stopped") and "the 1 row graded so far is kept" in last
+    # a batch engine's time limit sends SIGTERM: the job run again reuses what was graded
+    assert [p.name for p in (tmp_path / "grades").iterdir()] == [".grading-journal.jsonl"]

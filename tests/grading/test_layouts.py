@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from packer.grading.layouts import (
+    COPY,
     identify,
     iso_utc,
     late_by,
@@ -207,13 +208,44 @@ def test_due_dates_are_iso_and_lateness_is_measured_against_them():
     assert late_by("2026-11-20T22:58:00+00:00", due) is None
     assert str(late_by("2026-11-20T23:00:00+00:00", due)) == "0:01:00"
     assert late_by("", due) is None  # no recorded time: never called late by --due
-    with pytest.raises(ValueError, match="--due: 'friday'"):
-        parse_due("friday")
+    assert parse_due("2026-11-20 22:59Z") == parse_due("2026-11-20T23:59+01:00")
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("friday", "is not a date and time in ISO 8601"),
+        ("2026-11-20", "is a date without a time"),  # the start of the day, or its end?
+        ("2026-11-20T23:59", "has no time zone"),  # whose 23:59?
+    ],
+)
+def test_a_due_date_that_could_be_read_two_ways_is_refused(text, why):
+    with pytest.raises(ValueError, match=f"--due: '{text}' {why}"):
+        parse_due(text)
+
+
+def test_a_missing_or_unreadable_nbgrader_timestamp_is_said_not_taken_as_on_time(tmp_path):
+    touch(tmp_path / "course/submitted/bob/ps1/x.ipynb")
+    touch(tmp_path / "course/submitted/bob/ps1/timestamp.txt", "yesterday")
+    touch(tmp_path / "course/submitted/carol/ps1/x.ipynb")
+    rows, _ = found(tmp_path / "course" / "submitted")
+    notes = {s.learner: (s.submitted_at, s.note) for s in rows.values()}
+    assert notes == {
+        "bob": ("", "nbgrader's timestamp.txt holds 'yesterday', not a time: when it was handed in is unknown"),
+        "carol": ("", "nbgrader's timestamp.txt is missing beside it: when it was handed in is unknown"),
+    }
+
+
+def test_an_nbgrader_exchange_course_folder_is_graded_by_its_inbound_only(tmp_path):
+    course = tmp_path / "exchange" / "course101"
+    touch(course / "outbound" / "01_assemble_context" / "exercise_01_assemble_context.ipynb")
+    touch(course / "inbound" / "alice+01_assemble_context+2026-11-20 10:00:00.000000 UTC+AAAA" / "x.ipynb")
+    assert nbgrader_course(course) == course / "inbound"
 
 
 # --- which counts ----------------------------------------------------------------------------------------------------
 def row(name: str, learner: str, lesson: str = "01_assemble_context", **fields) -> Outcome:
-    return Outcome(name, "", "", lesson, "graded", learner=learner, **fields)
+    return Outcome(name, "", fields.pop("sha256", ""), lesson, "graded", learner=learner, **fields)
 
 
 def test_the_latest_nbgrader_attempt_counts_by_its_timestamp():
@@ -283,6 +315,30 @@ def test_the_same_name_at_two_ids_is_two_learners_and_one_id_under_two_names_is_
         row("g/submission_2/x.ipynb", "Ana Lima", lms={"tool": "gradescope", "sid": "A1"}, submitted_at="2026-01-02"),
     ]
     assert mark_superseded(renamed) == {"Gradescope's created_at": 1}
+
+
+def test_an_identical_copy_is_counted_as_a_copy_not_as_a_later_submission():
+    copies = [
+        row(
+            "class/submissions.zip/leeann_1_10_ex.ipynb",
+            "leeann",
+            sha256="ab",
+            lms={"tool": "canvas", "user_id": "1", "attachment_id": "10"},
+        ),
+        row(
+            "class/leeann_1_10_ex.ipynb",
+            "leeann",
+            sha256="ab",
+            lms={"tool": "canvas", "user_id": "1", "attachment_id": "10"},
+        ),
+    ]
+    assert mark_superseded(copies) == {COPY: 1}
+
+
+def test_a_row_whose_file_is_gone_never_supersedes_one_that_is_there():
+    there = row("a/1.ipynb", "alice", file_time="1")
+    gone = row("a/2.ipynb", "alice", file_time="2", flags=["file gone: not found when its folder was graded again"])
+    assert mark_superseded([there, gone]) == {} and there.superseded_by == ""
 
 
 def test_a_regrade_marks_again_from_scratch():

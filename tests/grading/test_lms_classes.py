@@ -226,4 +226,4 @@ def test_moodle_worksheet_and_nbgrader_csv_hold_their_own_learners(mixed):
 def test_the_class_report_counts_one_submission_per_learner_and_lesson(mixed):
     _, out, _ = mixed
     report = (out / "report.md").read_text(encoding="utf-8")
-    assert "13 submissions from 9 learners (4 late, 4 superseded by a later submission" in report
+    assert "13 submissions from 9 learners (4 of the submissions late, 4 superseded by another submission" in report
