@@ -153,6 +153,7 @@ class Kernel:
     results_root: str = ""  # where the grader's own code in the kernel may write (the kernel sees it)
     uid: int | None = None  # the kernel's own user id when contained as root
     runtime: str = ""  # its connection file and ipc sockets, when contained
+    process: Any = None  # psutil.Process taken at start: it knows its start time, so a reused pid is never it
 
 
 def become_subreaper() -> None:
@@ -215,6 +216,8 @@ async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = Non
             stderr=subprocess.DEVNULL,
         )
         kernel.pid = km.provisioner.process.pid
+        with contextlib.suppress(psutil.Error):  # gone already: nothing of it to kill by pid
+            kernel.process = psutil.Process(kernel.pid)
         kernel.kc = km.client()
         kernel.kc.start_channels(stdin=False)
         kernel.kc.allow_stdin = False  # input() fails at once instead of waiting for an answer
@@ -239,7 +242,7 @@ async def stop_kernel(kernel: Kernel) -> None:
     try:
         if kernel.kc is not None:
             kernel.kc.stop_channels()
-        kill_processes(tree(kernel.pid) | tokened(KERNEL_TOKEN, kernel.token))
+        kill_processes(tree(kernel.process) | tokened(KERNEL_TOKEN, kernel.token))
         # Nothing is left to deliver to the dead kernel: shutdown_kernel first sends an interrupt on the control
         # channel (a contained kernel is interrupted by message), and closing that socket would otherwise wait
         # its 100 ms linger for a reader that is gone, on every submission.
@@ -260,12 +263,15 @@ async def stop_kernel(kernel: Kernel) -> None:
         reap_orphans()
 
 
-def tree(pid: int) -> set[psutil.Process]:
-    """The process and all its descendants (empty when it is gone)."""
-    if not pid:
-        return set()
+def tree(root: psutil.Process | int | None) -> set[psutil.Process]:
+    """The process and all its descendants (empty when it is gone). Give a psutil.Process taken while the process
+    ran: a pid alone may by now belong to another program (pids are reused, and a test run or a large class
+    wraps them), and that program, a browser or a server, must never be killed in its place."""
     try:
-        root = psutil.Process(pid)
+        if isinstance(root, int):
+            root = psutil.Process(root) if root else None
+        if root is None or not root.is_running():  # is_running compares start times: False for a reused pid
+            return set()
         return {root, *root.children(recursive=True)}
     except psutil.Error:
         return set()

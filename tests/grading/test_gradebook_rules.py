@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import os
+import select
 import shlex
 import signal
 import subprocess
@@ -114,12 +115,15 @@ def test_a_second_grader_on_the_same_gradebook_is_refused_at_once_or_waits(tmp_p
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(3)
+        ready, _, _ = select.select([waiting.stderr], [], [], 120)  # it says it waits, then it waits
+        assert ready, "the waiting grader said nothing"
+        said = waiting.stderr.readline()
+        assert said.startswith(f"waiting: another grader is writing to {out} (pid {os.getpid()})"), said
+        time.sleep(1)
         assert waiting.poll() is None  # still waiting for the lock
         assert [p.name for p in out.iterdir()] == [".grading.lock"]  # neither run wrote anything meanwhile
     _, err = waiting.communicate(timeout=120)
     assert waiting.returncode == 0, err
-    assert err.startswith(f"waiting: another grader is writing to {out} (pid {os.getpid()})")
     assert (out / "grades.csv").is_file()
     assert not (out / ".grading.lock").exists()  # nothing of the lock is left in the instructor's folder
 
@@ -184,8 +188,12 @@ def test_two_real_graders_at_once_the_second_is_refused_and_sigterm_stops_the_fi
         stderr=subprocess.PIPE,
         text=True,
     )
+    journal = tmp_path / "grades" / ".grading-journal.jsonl"
     try:
-        time.sleep(8)  # the grader is running the notebook's endless loop by now
+        deadline = time.monotonic() + 120
+        while not journal.is_file() or not journal.read_text(encoding="utf-8").strip():  # b's row is done
+            assert grader.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
         second = grade_cli(str(tmp_path / "class"), "--out", str(tmp_path / "grades"))
         assert second.returncode == 2, second.stderr
         assert f"another grader is writing to {tmp_path / 'grades'} now (pid {grader.pid})" in second.stderr
