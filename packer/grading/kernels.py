@@ -156,8 +156,14 @@ class Kernel:
     process: Any = None  # psutil.Process taken at start: it knows its start time, so a reused pid is never it
 
 
+_subreaper = False  # set in a grading worker only: elsewhere this process's children are not ours to reap
+
+
 def become_subreaper() -> None:
-    """Make processes orphaned below this one its children (Linux), so none can slip away unseen."""
+    """Make processes orphaned below this one its children (Linux), so none can slip away unseen. Only a
+    grading worker does this: its one job is kernels, so any other child of it is an orphan to reap."""
+    global _subreaper
+    _subreaper = True
     with contextlib.suppress(OSError, AttributeError):  # not Linux: the environment tokens still find them
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
@@ -319,7 +325,10 @@ def _still_running(process: psutil.Process) -> bool:
 
 def reap_orphans() -> None:
     """Kill and reap children of this process that are not kernels: orphans handed to it as a subreaper,
-    even ones that cleared their environment to hide."""
+    even ones that cleared their environment to hide. Only in a grading worker (become_subreaper): in any other
+    process, a test run's or a notebook's, its children (a browser, a server) are its own business."""
+    if not _subreaper:
+        return
     for child in psutil.Process().children():
         try:
             if child.status() == psutil.STATUS_ZOMBIE or not child.environ().get(KERNEL_TOKEN):

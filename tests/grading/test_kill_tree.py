@@ -44,3 +44,27 @@ def test_a_process_taken_before_its_pid_was_reused_is_never_the_new_owner():
     finally:
         bystander.kill()
         bystander.wait()
+
+
+def test_stopping_a_kernel_outside_a_grading_worker_leaves_the_callers_other_children_alone():
+    """A test run or a notebook that starts and stops a kernel in its own process also runs a browser, a server:
+    those children are not orphans to reap (only a grading worker, a subreaper, reaps its children)."""
+    import asyncio
+    import shutil
+
+    from packer.grading.kernels import make_run_dir, start_kernel, stop_kernel
+
+    bystander = subprocess.Popen(["sleep", "60"])  # the caller's own child: a browser, say
+    run_dir = make_run_dir()
+    try:
+
+        async def start_and_stop() -> None:
+            kernel = await start_kernel(run_dir, "token")
+            await stop_kernel(kernel)
+
+        asyncio.run(start_and_stop())
+        assert bystander.poll() is None
+    finally:
+        bystander.kill()
+        bystander.wait()
+        shutil.rmtree(run_dir, ignore_errors=True)
