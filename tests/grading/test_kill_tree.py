@@ -50,6 +50,7 @@ def test_stopping_a_kernel_outside_a_grading_worker_leaves_the_callers_other_chi
     """A test run or a notebook that starts and stops a kernel in its own process also runs a browser, a server:
     those children are not orphans to reap (only a grading worker, a subreaper, reaps its children)."""
     import asyncio
+    import concurrent.futures
     import shutil
 
     from packer.grading.kernels import make_run_dir, start_kernel, stop_kernel
@@ -62,7 +63,8 @@ def test_stopping_a_kernel_outside_a_grading_worker_leaves_the_callers_other_chi
             kernel = await start_kernel(run_dir, "token")
             await stop_kernel(kernel)
 
-        asyncio.run(start_and_stop())
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:  # a loop of its own: the browser tests' may run here
+            thread.submit(asyncio.run, start_and_stop()).result(timeout=120)
         assert bystander.poll() is None
     finally:
         bystander.kill()
