@@ -86,7 +86,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from packer.grading.layouts import is_gone
+from packer.grading.layouts import is_gone, lms_id
 from packer.grading.outcome import Outcome
 
 BOM = b"\xef\xbb\xbf"
@@ -323,10 +323,8 @@ def moodle_parts(outcomes: list[Outcome]) -> list[Part]:
 
 def learner_key(o: Outcome) -> tuple[str, str]:
     """Who a submission is from, by the course tool's own id (Gradescope: sid, else email), else the learner."""
-    tool = o.lms.get("tool", "")
-    field_of = {"canvas": "user_id", "moodle": "participant_id", "nbgrader": "student_id", "gradescope": "sid"}
-    own = o.lms.get(field_of.get(tool, ""), "") or (o.lms.get("email", "") if tool == "gradescope" else "")
-    return (tool, own) if own else ("", o.learner)
+    own = lms_id(o.lms)
+    return (o.lms.get("tool", ""), own) if own else ("", o.learner)
 
 
 def nbgrader_id(o: Outcome) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from packer.grading.exports import LmsSettings, lms_files
-from packer.grading.layouts import GONE
+from packer.grading.layouts import GONE, is_gone, lms_id
 from packer.grading.lock import LOCK_NAME
 from packer.grading.outcome import RESULT_FIELDS, Outcome, qid_order
 from packer.grading.running import GRADER_ROOT, Options
@@ -177,7 +177,7 @@ def mark_gone(rows: dict[str, Outcome], found: set[str], prefixes: list[str]) ->
         if name in found or not under(name, prefixes):
             continue
         gone.append(name)
-        if not any(flag.startswith(GONE) for flag in row.flags):
+        if not is_gone(row):
             row.flags.append(
                 f"{GONE}not found when its folder was graded again; this row is from an earlier run "
                 "(delete the row from the LMS import if the submission was withdrawn)"
@@ -262,15 +262,6 @@ def from_row(row: dict[str, Any]) -> Outcome:
     )
 
 
-def lms_id(o: Outcome) -> str:
-    """The id the course tool knows the learner by (Canvas user id, Moodle participant id, Gradescope sid or
-    email, nbgrader student id); "" when the layout gives none."""
-    for key in ("user_id", "participant_id", "sid", "email", "student_id"):
-        if o.lms.get(key):
-            return o.lms[key]
-    return ""
-
-
 def to_csv(outcomes: list[Outcome]) -> str:
     """One row per submission: learner, the course tool's id for them, late, when handed in, whether it
     counts, points per question id, total, max, status and flags."""
@@ -301,7 +292,7 @@ def to_csv(outcomes: list[Outcome]) -> str:
                 o.name,
                 o.learner,
                 o.lms.get("tool", ""),
-                lms_id(o),
+                lms_id(o.lms),
                 "late" if o.late else "",
                 o.submitted_at,
                 f"superseded by {o.superseded_by}" if o.superseded_by else "yes",

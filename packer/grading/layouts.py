@@ -208,13 +208,19 @@ def late_by(submitted_at: str, due: datetime) -> timedelta | None:
 
 
 # --- which submission counts ----------------------------------------------------------------------------------
-def learner_key(lms: dict[str, str], learner: str) -> str:
-    """What says two rows are the same learner: the tool's own id where it gives one, else the name."""
-    tool = lms.get("tool", "")
+def lms_id(lms: dict[str, str]) -> str:
+    """The id the course tool knows the learner by (Canvas user id, Moodle participant id, nbgrader student id,
+    Gradescope sid, else email); "" when the layout gives none."""
     for key in ("user_id", "participant_id", "student_id", "sid", "email"):
         if lms.get(key):
-            return f"{tool}:{key}:{lms[key]}"
-    return f"name:{learner}"
+            return lms[key]
+    return ""
+
+
+def learner_key(lms: dict[str, str], learner: str) -> str:
+    """What says two rows are the same learner: the tool's own id where it gives one, else the name."""
+    own = lms_id(lms)
+    return f"{lms.get('tool', '')}:{own}" if own else f"name:{learner}"
 
 
 GONE = "file gone: "  # the flag of a row whose file a full regrade of its folder no longer found
