@@ -11,23 +11,18 @@ import csv
 import json
 import shutil
 import zipfile
-from pathlib import Path
 
 import nbformat
 import pytest
 
 import packer.grading.grader as grade
+from class_files import notebook, write
 from grader_cli import grade_cli
-from packer.grading.demo_class import KINDS, LESSON, exercise, solution
+from packer.grading.demo_class import LESSON, exercise, solution
 from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS, feedback_name
 
 TIMEOUT = "20"  # seconds per cell and per check: generous, so a heavily loaded machine does not time out a check
 ANSWER = "When chunks build on each other, like steps of a procedure, skipping one makes the rest misleading."
-
-
-def notebook_text(kind: str) -> str:
-    made = KINDS[kind][1]()
-    return made if isinstance(made, str) else nbformat.writes(made)
 
 
 def answered() -> str:
@@ -47,11 +42,6 @@ def lost_its_metadata() -> str:
     return nbformat.writes(notebook)
 
 
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture(scope="module")
 def messy(tmp_path_factory):
     """A downloads folder from Canvas, Moodle and nbgrader, graded once with --lesson 01."""
@@ -60,21 +50,19 @@ def messy(tmp_path_factory):
     canvas = downloads / "canvas"
     write(canvas / "smithjane_LATE_12345_67890_01_assemble_context.IPYNB", answered())
     with zipfile.ZipFile(canvas / "doejohn_12346_67891_lesson.zip", "w") as archive:
-        archive.writestr("lesson/01_assemble_context.ipynb", notebook_text("strict-comparison"))
+        archive.writestr("lesson/01_assemble_context.ipynb", notebook("strict-comparison"))
         archive.writestr("__MACOSX/lesson/._01_assemble_context.ipynb", "\x00\x05\x16\x07")
-    write(canvas / "leemin_12347_67892_01_assemble_context.ipynb.json", notebook_text("half-done"))
+    write(canvas / "leemin_12347_67892_01_assemble_context.ipynb.json", notebook("half-done"))
     write(canvas / "wangwei_12348_67893_homework.ipynb", "this is not a notebook {")
     write(canvas / "kimsu_12349_67894_homework.ipynb", lost_its_metadata())
     write(canvas / "._smithjane_LATE_12345_67890_01_assemble_context.IPYNB", "\x00\x05\x16\x07")
     write(canvas / "syllabus.pdf", "%PDF-1.4")
-    write(
-        downloads / "moodle" / "张伟_1_assignsubmission_file_" / "01_assemble_context.ipynb", notebook_text("correct")
-    )
+    write(downloads / "moodle" / "张伟_1_assignsubmission_file_" / "01_assemble_context.ipynb", notebook("correct"))
     write(
         downloads / "moodle" / "李娜_2_assignsubmission_file_" / "01_assemble_context.ipynb",
         nbformat.writes(exercise()),
     )
-    write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "01_assemble_context.ipynb", notebook_text("correct"))
+    write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "01_assemble_context.ipynb", notebook("correct"))
     write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "timestamp.txt", "2026-11-01 10:00:00")
     out = base / "grades"
     run = grade_cli(str(downloads), "--out", str(out), "--jobs", "2", "--lesson", "01", "--timeout", TIMEOUT)
@@ -173,7 +161,7 @@ def test_regrading_one_learner_updates_only_their_row_and_keeps_everything_else(
     before = {p.relative_to(book).as_posix(): p.read_bytes() for p in book.rglob("*") if p.is_file()}
     leemin = downloads / "canvas" / "leemin_12347_67892_01_assemble_context.ipynb.json"
     original = leemin.read_text()
-    write(leemin, notebook_text("correct"))
+    write(leemin, notebook("correct"))
     try:
         run = grade_cli(str(leemin), "--out", str(book), "--jobs", "1", "--lesson", "01", "--timeout", TIMEOUT)
     finally:
@@ -206,7 +194,7 @@ def ours(tmp_path):
     write(book / "grades.json", json.dumps({"format": 2, "grader": {"checks_version": "x"}, "submissions": []}))
     write(book / "grades.csv", "submission,status\n")
     write(book / "feedback" / "ta-notes.txt", "keep me")
-    write(tmp_path / "class" / "alice.ipynb", notebook_text("correct"))
+    write(tmp_path / "class" / "alice.ipynb", notebook("correct"))
     return book, {p: p.read_bytes() for p in book.rglob("*") if p.is_file()}
 
 

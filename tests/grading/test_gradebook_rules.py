@@ -5,8 +5,6 @@ the mixed class with real answers is in test_lms_classes.py."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import select
@@ -15,30 +13,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
+from class_files import GARBAGE, notebook, table, write
 from grader_cli import ROOT, grade_cli
-from packer.grading.demo_class import KINDS
 from packer.grading.lock import gradebook_lock
-
-import nbformat
-
-GARBAGE = "this is not a notebook {"  # an unreadable file: a row, no kernel
-
-
-def notebook(kind: str) -> str:
-    made = KINDS[kind][1]()
-    return made if isinstance(made, str) else nbformat.writes(made)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def table(path: Path) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
 
 
 def test_nbgrader_course_and_exchange_folders_grade_only_what_learners_handed_in_and_say_so(tmp_path):

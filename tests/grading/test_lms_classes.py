@@ -11,19 +11,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import zipfile
-from pathlib import Path
 
 import nbformat
 import pytest
 
+from class_files import GARBAGE, notebook, table, write
 from grader_cli import ROOT, grade_cli
 from packer.checking.exercises import solution_name, to_exercise
-from packer.grading.demo_class import KINDS
 
 TIMEOUT = "20"
-GARBAGE = "this is not a notebook {"  # an unreadable file: a row, no kernel
 GRADESCOPE_METADATA = """\
 submission_90001:
   :submitters:
@@ -40,26 +37,9 @@ submission_90002:
 """
 
 
-def notebook(kind: str) -> str:
-    made = KINDS[kind][1]()
-    return made if isinstance(made, str) else nbformat.writes(made)
-
-
 def lesson_02_exercise() -> str:
     source = nbformat.read(ROOT / "solutions" / solution_name("02_prompt_packer"), as_version=4)
     return nbformat.writes(to_exercise(source, "02_prompt_packer"))
-
-
-def write(path: Path, text: str, mtime: float | None = None) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    if mtime is not None:
-        os.utime(path, (mtime, mtime))
-    return path
-
-
-def table(path: Path, encoding: str = "utf-8") -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding=encoding))))
 
 
 @pytest.fixture(scope="module")
