@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class gradescope bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class gradescope hub hub-proxy bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -112,6 +112,34 @@ LESSON ?=
 gradescope: $(STAMP)
 	$(BIN)/python -m packer.grading.gradescope_package build $(if $(LESSON),--lesson $(LESSON)) --out dist
 
+# The class on one machine: a real JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (jupyter-config/hub/jupyterhub_config.py).
+# Any name logs in with one shared password, printed at start (or HUB_PASSWORD, 8 characters or more); each
+# learner gets a server of their own on this .venv and a copy of HUB_COURSE in HUB_LEARNERS/<name>/ (their work
+# is kept there across restarts; never deleted by make). Ctrl-C stops the hub, the proxy and every learner's
+# server. The hub's own database and secrets go to HUB_STATE.
+#   make hub [HUB_PORT=8000] [HUB_COURSE="notebooks exercises solutions"] [HUB_LEARNERS=/srv/class]
+HUB_PORT ?= 8000
+HUB_COURSE ?= notebooks exercises
+HUB_STATE ?= $(CURDIR)/.hub
+HUB_LEARNERS ?=
+HUB_PASSWORD ?=
+HUB_PROXY := .hub/proxy/node_modules/.bin/configurable-http-proxy
+hub: $(STAMP) $(HUB_PROXY)
+	WORKBOOK_HUB_STATE=$(call shell_quote,$(HUB_STATE)) WORKBOOK_HUB_LEARNERS=$(call shell_quote,$(HUB_LEARNERS)) \
+	WORKBOOK_HUB_PORT=$(call shell_quote,$(HUB_PORT)) WORKBOOK_HUB_COURSE=$(call shell_quote,$(HUB_COURSE)) \
+	WORKBOOK_HUB_PASSWORD=$(call shell_quote,$(HUB_PASSWORD)) WORKBOOK_HUB_PROXY=$(CURDIR)/$(HUB_PROXY) \
+		$(BIN)/jupyterhub -f jupyter-config/hub/jupyterhub_config.py
+
+# JupyterHub's proxy, configurable-http-proxy from the npm registry, at the version and checksums that
+# jupyter-config/hub/package-lock.json pins, installed into .hub/proxy/ (git-ignored) with the machine's Node.js.
+hub-proxy: $(HUB_PROXY)
+$(HUB_PROXY): jupyter-config/hub/package.json jupyter-config/hub/package-lock.json
+	@command -v npm >/dev/null || { echo "make hub-proxy: npm not found: install Node.js and npm (Debian: apt-get install -y nodejs npm)" >&2; exit 1; }
+	mkdir -p .hub/proxy
+	cp jupyter-config/hub/package.json jupyter-config/hub/package-lock.json .hub/proxy/
+	cd .hub/proxy && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
 bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py
 
@@ -137,4 +165,4 @@ bench-sandbox: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_containment.py
 
 clean:
-	rm -rf $(VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades dist tests/e2e/screenshots .jupyter-state
+	rm -rf $(VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades dist tests/e2e/screenshots .jupyter-state .hub/proxy

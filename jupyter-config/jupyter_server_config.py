@@ -5,6 +5,7 @@ labconfig/default_setting_overrides.json (no news pop-up, every notebook cell ke
 kernel shut down when its tab closes).
 """
 
+import os
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -12,8 +13,9 @@ HERE = Path(__file__).resolve().parent
 c = get_config()  # noqa: F821 (traitlets provides get_config when it loads this file)
 
 # Serve the repository root, so that notebooks/, exercises/ and solutions/ are all reachable and the
-# lessons' `../exercises/...` links open; start on the first lesson.
-c.ServerApp.root_dir = str(HERE.parent)
+# lessons' `../exercises/...` links open; start on the first lesson. A learner's server on the class's JupyterHub
+# (make hub) serves the learner's own copy instead: the hub names it in JUPYTERHUB_ROOT_DIR.
+c.ServerApp.root_dir = os.environ.get("JUPYTERHUB_ROOT_DIR") or str(HERE.parent)
 c.LabApp.default_url = "/lab/tree/notebooks/00_start_here.ipynb"
 
 # The page Jupyter opens in the browser also puts the file browser at the root (templates/browser-open.html).

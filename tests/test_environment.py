@@ -51,7 +51,13 @@ def test_environment_uses_conda_forge_and_installs_the_package_editable_with_pip
     pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict)]
     assert len(pip_sections) == 1 and pip_sections[0][-1] == "-e ."
     # only what conda-forge does not carry, or was not confirmed to carry
-    assert pip_sections[0][:-1] == ["bpe-openai>=0.1.4,<0.2", "mistral-common>=1.9,<2", "sentencepiece>=0.2,<0.3"]
+    assert pip_sections[0][:-1] == [
+        "bpe-openai>=0.1.4,<0.2",
+        "mistral-common>=1.9,<2",
+        "sentencepiece>=0.2,<0.3",
+        "jupyterhub>=5.5,<6",
+        "nbgitpuller>=1.2,<2",
+    ]
 
 
 def test_python_floor_matches():

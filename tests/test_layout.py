@@ -4,6 +4,7 @@ packer            the algorithms (core)            imports: core
 packer.lab        what the lessons draw with       imports: core, lab
 packer.checking   the exercises' self-checks       imports: core, checking
 packer.grading    the instructor's grader          imports: core, checking, grading
+packer.classroom  serving a class (make hub)       imports: classroom
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "packer"
-SUBPACKAGES = ("lab", "checking", "grading")
+SUBPACKAGES = ("lab", "checking", "grading", "classroom")
 MAY_IMPORT = {
     "core": {"core"},
     "lab": {"core", "lab"},
     "checking": {"core", "checking"},
     "grading": {"core", "checking", "grading"},
+    "classroom": {"classroom"},  # the hub's configuration loads it: nothing of the packers
 }
 HEAVY = (
     "ipywidgets",
@@ -141,7 +143,7 @@ def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_f
         "validation.py",
     ]
     assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(SUBPACKAGES)
-    audience = {"lab": "the lessons", "checking": "learners", "grading": "instructor"}
+    audience = {"lab": "the lessons", "checking": "learners", "grading": "instructor", "classroom": "instructor"}
     for name in SUBPACKAGES:
         docstring = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8")))
         assert docstring and audience[name] in docstring.splitlines()[0], (name, docstring)

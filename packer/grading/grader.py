@@ -50,7 +50,7 @@ from packer.grading.lock import Busy, gradebook_lock
 from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, peak_memory_mb
 from packer.grading.reports import feedback_name, to_markdown
-from packer.grading.running import Options, lesson_of, lessons
+from packer.grading.running import Options, lesson_of, lessons, screened
 from packer.grading.sandbox import Limits, probe
 from packer.grading.shards import class_digest, parse_shard, shard_of
 from packer.grading.submissions import (
@@ -117,7 +117,22 @@ def check_out_is_apart(out: Path, paths: list[Path]) -> None:
 def grade_all(submissions: list[Submission], options: Options, jobs: int, progress=None) -> tuple[list[Outcome], float]:
     """Grade every submission, `jobs` at a time; rows sorted by name, and the largest worker's peak memory."""
     outcomes: list[Outcome] = []
-    pool = Pool(max(1, min(jobs, len(submissions))), options)
+
+    def done(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        if progress:
+            progress(outcome)
+
+    to_run = []
+    for submission in submissions:  # rows that need no kernel are made here, before any worker starts
+        row = screened(submission, options)
+        if row:
+            done(row)
+        else:
+            to_run.append(submission)
+    if not to_run:
+        return sorted(outcomes, key=lambda o: o.name), 0.0
+    pool = Pool(max(1, min(jobs, len(to_run))), options)
     warming = None
     interrupted = True
     try:
@@ -127,13 +142,7 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
         if problem:
             print(f"warning: {problem}; each kernel builds its own, so grading is slower", file=sys.stderr)
         pool.share(read_recorded_inputs(options.run_dir))  # read before any kernel runs: none could change it
-
-        def done(outcome: Outcome) -> None:
-            outcomes.append(outcome)
-            if progress:
-                progress(outcome)
-
-        pool.grade(submissions, done)
+        pool.grade(to_run, done)
         interrupted = False
     finally:
         with no_interrupts() if interrupted else contextlib.nullcontext():
@@ -575,7 +584,8 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
             f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
             f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'}, the LMS imports in {args.out / 'lms'}/ "
             f"and the rest of {args.out}/ "
-            f"(peak memory: grader {peak_memory_mb():.0f} MB, largest worker {worker_peak:.0f} MB)"
+            f"(peak memory: grader {peak_memory_mb():.0f} MB, "
+            + (f"largest worker {worker_peak:.0f} MB)" if worker_peak else "no worker was needed)")
         )
         failed = [o for o in outcomes if o.status == "grader error"]
         if failed:

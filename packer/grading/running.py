@@ -481,6 +481,26 @@ def load(submission: Submission, options: Options) -> tuple[Outcome | None, nbfo
     return None, notebook, sha256
 
 
+SCREEN_BYTES = 1 << 20  # files up to this size are read once in the grader's own process to screen them
+
+
+def screened(submission: Submission, options: Options) -> Outcome | None:
+    """The row of a submission no kernel needs to see (a problem its layout found, a file that cannot be read,
+    an empty one, one that is not a notebook), found in the grader's own process so that a class of such files
+    starts no worker; None for every other, and for a zip member or a file over SCREEN_BYTES (a worker reads
+    those, with the same `load`, so the row is the same either way)."""
+    if not submission.problem and not submission.member:
+        try:
+            if os.path.getsize(submission.path) > SCREEN_BYTES:
+                return None
+        except OSError:
+            pass  # load() says why it cannot be read
+    elif not submission.problem:
+        return None
+    problem, _, _ = load(submission, options)
+    return problem
+
+
 async def grade_submission(
     submission: Submission, options: Options, take_kernel: TakeKernel, recorded: dict | None = None
 ) -> Outcome:

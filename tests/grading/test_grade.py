@@ -31,6 +31,10 @@ sys.path.insert(0, str(ROOT / "tests" / "checking"))
 from test_mutants import MUTANTS  # noqa: E402  (the same wrong answers the self-checks must catch)
 
 LESSON_01_MUTANTS = [(qid, why, fn) for qid, why, fn in MUTANTS if qid.startswith("q1.") and qid != "q1.5"]
+# The class has the first wrong answer of each lesson-01 question: tests/checking/test_mutants.py shows in process
+# that every one of them loses points; this is the grader's path (a kernel per notebook, the counterexample in
+# the row), which one per question exercises as well as all twenty.
+GRADED_MUTANTS = sorted({qid: (qid, why, fn) for qid, why, fn in reversed(LESSON_01_MUTANTS)}.values())
 TIMEOUT = 10  # seconds per cell and per check: over 30 times what a correct check takes here (bench-checks), so a
 # loaded machine does not time out a correct one; each of the three runaway kinds costs its worker this long
 
@@ -96,7 +100,7 @@ def gradebook(tmp_path_factory):
     for kind in KINDS:
         write_submission(folder, kind, kind)
     write_submission(folder, "exits-again", "exits")
-    for number, (qid, _, function) in enumerate(LESSON_01_MUTANTS):
+    for number, (qid, _, function) in enumerate(GRADED_MUTANTS):
         path = folder / f"mutant{number:02d}-{qid}.ipynb"
         path.write_text(nbformat.writes(mutant_notebook(qid, function)))
     for lesson in (
@@ -153,7 +157,7 @@ def test_untouched_exercises_score_zero_with_every_question_not_attempted(gradeb
         assert {t["status"] for t in rows[name]["tests"]} == {"not attempted"}
 
 
-@pytest.mark.parametrize("number, qid, why", [(n, q, w) for n, (q, w, _) in enumerate(LESSON_01_MUTANTS)])
+@pytest.mark.parametrize("number, qid, why", [(n, q, w) for n, (q, w, _) in enumerate(GRADED_MUTANTS)])
 def test_every_wrong_answer_loses_its_question_with_a_counterexample(gradebook, number, qid, why):
     rows, *_ = gradebook
     row = rows[f"mutant{number:02d}-{qid}.ipynb"]
