@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class gradescope hub hub-proxy bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -111,6 +111,19 @@ demo-class: $(STAMP)
 LESSON ?=
 gradescope: $(STAMP)
 	$(BIN)/python -m packer.grading.gradescope_package build $(if $(LESSON),--lesson $(LESSON)) --out dist
+
+# An nbgrader course made from solutions/ in a new folder: make nbgrader NBGRADER_COURSE=/srv/courses/packing writes
+# its nbgrader_config.py and source/<lesson>/exercise_<lesson>.ipynb (packer/grading/nbgrader_course.py). Then, in
+# that folder, nbgrader as usual: PATH="$(CURDIR)/.venv/bin:$$PATH" nbgrader generate_assignment 01_assemble_context
+NBGRADER_COURSE ?=
+nbgrader: $(STAMP)
+	@test -n $(call shell_quote,$(NBGRADER_COURSE)) || { echo "make nbgrader: say where: make nbgrader NBGRADER_COURSE=<a new folder>" >&2; exit 2; }
+	$(BIN)/python -m packer.grading.nbgrader_course $(call shell_quote,$(NBGRADER_COURSE))
+
+# The demo class graded by nbgrader and by the workbook's grader, question by question (minutes; make test runs a
+# smaller class, tests/grading/test_nbgrader_course.py). The README shows its last run.
+check-nbgrader: $(STAMP)
+	$(BIN)/python tests/grading/nbgrader_demo.py
 
 # The class on one machine: a real JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (jupyter-config/hub/jupyterhub_config.py).
 # Any name logs in with one shared password, printed at start (or HUB_PASSWORD, 8 characters or more); each

@@ -37,3 +37,7 @@ c.MappingKernelManager.cull_busy = False
 # jupyter_lsp (installed with JupyterLab) looks for language servers at start-up by running `npm prefix -g`, which
 # writes a log into ~/.npm/_logs wherever npm is installed. The lessons use no language server.
 c.LanguageServerManager.autodetect = False
+
+# nbgrader is installed for instructors (make nbgrader, and its test); a learner's lab shows none of it: its server
+# extensions are off in jupyter_server_config.json beside this file, its JupyterLab extensions (and notebook 7's
+# "open in Notebook" button, which came with it) in labconfig/page_config.json.

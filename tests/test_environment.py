@@ -57,6 +57,7 @@ def test_environment_uses_conda_forge_and_installs_the_package_editable_with_pip
         "sentencepiece>=0.2,<0.3",
         "jupyterhub>=5.5,<6",
         "nbgitpuller>=1.2,<2",
+        "nbgrader>=0.9.6,<0.10",
     ]
 
 

@@ -30,7 +30,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parents[1]
 sys.path.insert(0, str(REPOSITORY))  # packer.classroom, when the hub's Python does not have the workbook installed
-from packer.classroom.course import LEARNER_NAME, course_folders, hand_out, learner_folder  # noqa: E402
+from packer.classroom.course import (  # noqa: E402
+    LEARNER_NAME,
+    check_learners_folder,
+    course_folders,
+    hand_out,
+    learner_folder,
+)
 
 c = get_config()  # noqa: F821 (traitlets provides get_config when it loads this file)
 
@@ -58,10 +64,10 @@ PROXY = Path(
     os.environ.get("WORKBOOK_HUB_PROXY") or REPOSITORY / ".hub/proxy/node_modules/.bin/configurable-http-proxy"
 )
 
-if LEARNERS == REPOSITORY or any(LEARNERS.is_relative_to(REPOSITORY / folder) for folder in FOLDERS):
-    sys.exit(
-        f"make hub: the learners' folder {LEARNERS} is the course itself or inside it; choose another HUB_LEARNERS"
-    )
+try:
+    check_learners_folder(LEARNERS, REPOSITORY)
+except ValueError as error:
+    sys.exit(f"make hub: HUB_LEARNERS: {error}; choose a folder outside it")
 if not PROXY.exists():
     sys.exit(f"make hub: no proxy at {PROXY}; `make hub-proxy` installs it (Node.js and npm are needed)")
 STATE.mkdir(parents=True, exist_ok=True)
@@ -104,7 +110,7 @@ c.Spawner.http_timeout = 120
 
 def hand_out_course(spawner) -> None:
     """Before a learner's server starts: copy the course files they do not have yet into their folder."""
-    home = learner_folder(LEARNERS, spawner.user.name)
+    home = learner_folder(LEARNERS, spawner.user.name, course=REPOSITORY)
     copied = hand_out(REPOSITORY, home, FOLDERS)
     spawner.log.info("%s: %d course files handed out into %s", spawner.user.name, len(copied), home)
 

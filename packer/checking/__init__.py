@@ -57,6 +57,16 @@ def check(qid: str, answer: Any) -> CheckResult:
     return shown(result)
 
 
+def require_full_marks(qid: str, answer: Any) -> CheckResult:
+    """check(), then an AssertionError unless the answer earned every point: the body of an nbgrader test cell
+    (nbgrader scores a cell that raises 0 and any other its full points; every workbook check is all or nothing
+    too). The verdict and its counterexample are shown first, so they become nbgrader's feedback."""
+    result = check(qid, answer)
+    if result.points != result.max_points:
+        raise AssertionError(f"{qid}: {result.status}, {result.points} of {result.max_points} points")
+    return result
+
+
 def run_check(qid: str, answer: Any, generated: list[tuple] | None = None) -> CheckResult:
     """check() for the grader: always runs the cases and the search now, shows nothing, and sets no time
     limit of its own (the grader times the kernel; an interrupt still stops the check). `generated`: the
@@ -113,5 +123,6 @@ __all__ = [
     "question",
     "questions",
     "replay",
+    "require_full_marks",
     "run_check",
 ]

@@ -28,13 +28,25 @@ def course_folders(choice: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def learner_folder(learners: Path, name: str) -> Path:
-    """The folder of one learner under `learners`; a name that is not one plain folder name is refused."""
+def check_learners_folder(learners: Path, course: Path) -> None:
+    """Refuse a learners' folder inside the course (anywhere but its git-ignored .hub/): learners' files would
+    mix with the course's, and a learner's folder could be a course folder itself."""
+    learners, course = learners.resolve(), course.resolve()
+    if learners.is_relative_to(course) and not learners.is_relative_to(course / ".hub"):
+        raise ValueError(f"the learners' folder {learners} is inside the course {course} (only its .hub/ may hold it)")
+
+
+def learner_folder(learners: Path, name: str, course: Path | None = None) -> Path:
+    """The folder of one learner under `learners`; a name that is not one plain folder name is refused, and so
+    is a folder that would be the course itself or hold it (`learners` the course's parent, the name its own)."""
     if not LEARNER_NAME.fullmatch(name):
         raise ValueError(
             f"learner name {name!r}: use 1-32 of a-z, 0-9, '.', '_' or '-', starting with a letter or digit"
         )
-    return learners / name
+    home = learners / name
+    if course is not None and course.resolve().is_relative_to(home.resolve()):
+        raise ValueError(f"learner {name!r}: their folder {home} would be the course {course} itself or hold it")
+    return home
 
 
 def course_files(course: Path, folders: Iterable[str]) -> list[Path]:

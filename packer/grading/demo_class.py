@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
@@ -23,8 +24,25 @@ LESSON = "01_assemble_context"
 NotebookMaker = Callable[[], "nbformat.NotebookNode | str"]
 
 
+# (right answers, untouched exercise) to make every kind from instead of the workbook's own notebooks: another course
+# tool's release of the exercise (packer.grading.nbgrader_course makes the class on nbgrader's). Set by based_on.
+_BASES: list[tuple[nbformat.NotebookNode, nbformat.NotebookNode]] = []
+
+
+@contextmanager
+def based_on(answered: nbformat.NotebookNode, untouched: nbformat.NotebookNode) -> Iterator[None]:
+    """Within the block, every kind is made from these two notebooks (all answers right; none answered)."""
+    _BASES.append((answered, untouched))
+    try:
+        yield
+    finally:
+        _BASES.pop()
+
+
 def solution() -> nbformat.NotebookNode:
     """The lesson-01 solution as a learner would hand it in: outputs cleared, lesson recorded."""
+    if _BASES:
+        return nbformat.from_dict(_BASES[-1][0])
     notebook = nbformat.read(ROOT / "solutions" / solution_name(LESSON), as_version=4)
     notebook.cells = [c for c in notebook.cells if "solution-only" not in c.get("metadata", {}).get("tags", [])]
     for cell in notebook.cells:
@@ -37,6 +55,8 @@ def solution() -> nbformat.NotebookNode:
 
 def exercise() -> nbformat.NotebookNode:
     """The untouched lesson-01 exercise."""
+    if _BASES:
+        return nbformat.from_dict(_BASES[-1][1])
     return to_exercise(nbformat.read(ROOT / "solutions" / solution_name(LESSON), as_version=4), LESSON)
 
 

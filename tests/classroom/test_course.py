@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from packer.classroom.course import course_files, course_folders, hand_out, learner_folder
+from packer.classroom.course import check_learners_folder, course_files, course_folders, hand_out, learner_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,3 +95,19 @@ def test_a_learners_folder_is_one_plain_folder_under_the_learners_folder(tmp_pat
 def test_a_name_that_is_not_one_plain_folder_name_is_refused(tmp_path, name):
     with pytest.raises(ValueError, match="learner name"):
         learner_folder(tmp_path, name)
+
+
+def test_a_learners_folder_that_would_be_or_hold_the_course_is_refused(tmp_path):
+    course = tmp_path / "workbook"
+    course.mkdir()
+    with pytest.raises(ValueError, match="would be the course"):
+        learner_folder(tmp_path, "workbook", course=course)  # learners' folder: the course's parent
+    assert learner_folder(tmp_path, "alice", course=course) == tmp_path / "alice"
+
+
+@pytest.mark.parametrize("inside", [".", "solutions", "notebooks/class", "class"])
+def test_a_learners_folder_inside_the_course_is_refused_but_its_hub_folder_is_not(tmp_path, inside):
+    with pytest.raises(ValueError, match="inside the course"):
+        check_learners_folder(tmp_path / inside, tmp_path)
+    check_learners_folder(tmp_path / ".hub" / "learners", tmp_path)
+    check_learners_folder(tmp_path.parent / "elsewhere", tmp_path)

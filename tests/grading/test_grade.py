@@ -39,16 +39,23 @@ TIMEOUT = 10  # seconds per cell and per check: over 30 times what a correct che
 # loaded machine does not time out a correct one; each of the three runaway kinds costs its worker this long
 
 
+def mutant_source(qid: str, function) -> str:
+    """The code of a cell answering `qid` with a wrong answer from the mutant library (its helpers included)."""
+    from packer.checking import question
+
+    name = question(qid).name
+    source = textwrap.dedent(inspect.getsource(function)).split("\n", 1)[1]  # drop the @mutant line
+    source = source.replace(f"def {function.__name__}(", f"def {name}(", 1)
+    helpers = inspect.getsource(sys.modules["test_mutants"]).split("# --- lesson 01")[0]
+    return helpers + "\n\n" + source
+
+
 def mutant_notebook(qid: str, function) -> nbformat.NotebookNode:
     """The lesson-01 solution with one answer replaced by a wrong one from the mutant library."""
     from packer.checking import question
 
     notebook = solution()
-    name = question(qid).name
-    source = textwrap.dedent(inspect.getsource(function)).split("\n", 1)[1]  # drop the @mutant line
-    source = source.replace(f"def {function.__name__}(", f"def {name}(", 1)
-    helpers = inspect.getsource(sys.modules["test_mutants"]).split("# --- lesson 01")[0]
-    definition_cell(notebook, name).source = helpers + "\n\n" + source
+    definition_cell(notebook, question(qid).name).source = mutant_source(qid, function)
     return notebook
 
 
