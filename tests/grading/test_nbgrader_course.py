@@ -6,6 +6,7 @@ question, all made on nbgrader's release, are laid out as nbgrader's `submitted/
 them, and so does the workbook's own grader, from the same folder. Every learner gets the same points for every
 question from both, except where the README says why not (DIFFERENCES).
 """
+
 from __future__ import annotations
 
 import json
