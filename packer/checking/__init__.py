@@ -57,14 +57,16 @@ def check(qid: str, answer: Any) -> CheckResult:
     return shown(result)
 
 
-def require_full_marks(qid: str, answer: Any) -> CheckResult:
-    """check(), then an AssertionError unless the answer earned every point: the body of an nbgrader test cell
-    (nbgrader scores a cell that raises 0 and any other its full points; every workbook check is all or nothing
-    too). The verdict and its counterexample are shown first, so they become nbgrader's feedback."""
+def require_full_marks(qid: str, answer: Any) -> None:
+    """check(), then an AssertionError unless the answer earned every point: the body of an nbgrader test cell.
+    nbgrader gives a test cell no points when it raises (or writes to stderr), and a cell whose result is a
+    number that many points (its utils.determine_grade); every workbook check is all or nothing, so this raises
+    on anything short of full marks and returns nothing to be read as a grade. The verdict and its
+    counterexample are shown first, so they become nbgrader's feedback. Under the workbook's own grader, which
+    checks every answer after the notebook has run, it raises nothing."""
     result = check(qid, answer)
-    if result.points != result.max_points:
+    if result.points != result.max_points and result.status != DEFERRED:  # the workbook's grader checks it later
         raise AssertionError(f"{qid}: {result.status}, {result.points} of {result.max_points} points")
-    return result
 
 
 def run_check(qid: str, answer: Any, generated: list[tuple] | None = None) -> CheckResult:

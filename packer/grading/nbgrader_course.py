@@ -7,8 +7,9 @@ nbgrader's "Create Assignment" toolbar marks a notebook (the cell metadata of nb
   - a solution cell for each answer the learner writes, its answer between `### BEGIN SOLUTION` and
     `### END SOLUTION` (nbgrader's generate_assignment replaces it with its own stub);
   - an autograded test cell for each question, worth the workbook's points for it, which runs the
-    workbook's own check and raises unless every point was earned (nbgrader scores a test cell all or
-    nothing; so does every workbook check), its verdict and counterexample kept as nbgrader's feedback;
+    workbook's own check and raises unless every point was earned (every workbook check is all or nothing,
+    and nbgrader gives a test cell that raises no points), its verdict and counterexample kept as
+    nbgrader's feedback;
   - a manually graded answer, worth 0 points as in the workbook, for each open written question;
   - every other cell read-only (locked).
 DIR must not exist yet: an existing course is never written into.
@@ -36,13 +37,26 @@ from packer.checking.exercises import (
 )
 
 CHECK_CELL = re.compile(r'check\("(?P<qid>q\d+\.\d+)", (?P<name>\w+)\)')
+# A link to another of the workbook's notebooks (../notebooks/…, ../solutions/…): an nbgrader release holds only
+# the assignment, so the link keeps its text and loses its target; the exercise's closing "Done?" cell, which
+# points at the solutions and the next lesson, says what an nbgrader assignment asks instead.
+WORKBOOK_LINK = re.compile(r"\[([^\]]+)\]\(\.\./[^)]*\)")
+DONE = (
+    "## Done?\n\nEvery check above says PASSED, and you wrote your answers to the open questions? Then validate "
+    "the notebook and submit it as your course asks."
+)
 SCHEMA_VERSION = 3  # nbgrader's cell metadata schema (nbgrader/nbgraderformat/v3.py)
 COURSE_ID = "context-packing-workbook"
 HANDED_IN = "2026-11-20 12:00:00.000000 UTC"  # the demo class's timestamp.txt, in nbgrader's own format
 CONFIG = f'''"""nbgrader's configuration for the course `make nbgrader` wrote (run nbgrader from this folder)."""
 
+import os
+
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = "{COURSE_ID}"
+# The checks' search (Hypothesis) keeps its caches here, not in each learner's autograded/ folder, from where
+# generate_feedback would copy them into the feedback the learners receive.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(os.path.dirname(os.path.abspath(__file__)), ".hypothesis"))
 # The workbook's notebooks record their lesson in their metadata; nbgrader keeps it, so the workbook's own grader
 # (python -m packer.grading submitted) can grade the same submissions.
 '''
@@ -110,6 +124,9 @@ def to_nbgrader_source(solution: nbformat.NotebookNode, lesson: str) -> nbformat
         elif cell.cell_type == "markdown" and MD_SOLUTION.search(cell.source):
             cells.append(marked(cell, f"written-{index:02d}", solution=True, grade=True, points=0))
         else:
+            if cell.cell_type == "markdown":
+                cell = nbformat.from_dict(cell)
+                cell.source = DONE if cell.source.startswith("## Done?") else WORKBOOK_LINK.sub(r"\1", cell.source)
             cells.append(marked(cell, f"cell-{index:02d}", locked=True))
     grade_ids = [c.metadata["nbgrader"]["grade_id"] for c in cells]
     repeated = sorted({g for g in grade_ids if grade_ids.count(g) > 1})

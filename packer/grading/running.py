@@ -55,7 +55,9 @@ STATIC_TAMPERING = (
     ),
 )
 OPEN_QUESTION = re.compile(r"^#+\s*Open question", re.I)
-ANSWER_PLACEHOLDER = "*Write your answer here.*"
+# What an open question's answer cell holds until the learner writes in it: the workbook's exercise placeholder, and
+# nbgrader's (its ClearSolutions.text_stub) in a notebook released by an nbgrader course (make nbgrader).
+ANSWER_PLACEHOLDERS = ("*Write your answer here.*", "YOUR ANSWER HERE")
 TakeKernel = Callable[[], Awaitable[Kernel]]
 
 
@@ -156,7 +158,7 @@ def written_answers(notebook: nbformat.NotebookNode) -> list[dict]:
             if later.cell_type != "markdown" or later.source.lstrip().startswith("#"):
                 break
             text.append(later.source.strip())
-        answer = "\n\n".join(t for t in text if t and t != ANSWER_PLACEHOLDER)
+        answer = "\n\n".join(t for t in text if t and t not in ANSWER_PLACEHOLDERS)
         answers.append({"question": prompt[:300], "answer": answer[:20_000]})
     return answers
 

@@ -124,12 +124,9 @@ def graded(tmp_path_factory):
                     by_nbgrader[learner, q.qid] = book.find_grade(grade_id(q.qid), NOTEBOOK[:-6], LESSON, learner).score
                 except MissingEntry:
                     by_nbgrader[learner, q.qid] = None
-    by_workbook = {
-        (row["learner"], test["qid"]): test["score"]
-        for row in json.loads((out / "grades.json").read_text())["submissions"]
-        for test in row["tests"]
-    }
-    return by_nbgrader, by_workbook, learners, autograde, course
+    rows = {row["learner"]: row for row in json.loads((out / "grades.json").read_text())["submissions"]}
+    by_workbook = {(learner, test["qid"]): test["score"] for learner, row in rows.items() for test in row["tests"]}
+    return by_nbgrader, by_workbook, learners, autograde, course, rows
 
 
 def test_the_course_has_one_assignment_per_lesson_with_nbgraders_own_cells(tmp_path):
@@ -172,14 +169,41 @@ def test_nbgrader_and_the_workbook_give_every_learner_the_same_points_for_every_
 
 
 def test_nbgrader_says_which_notebooks_it_could_not_grade(graded):
-    *_, learners, autograde, _ = graded
+    _, _, learners, autograde, *_ = graded
     failed = {kind for learner, kind in learners.items() if f"for student '{learner}'" in autograde.stderr}
     assert failed == NOT_GRADED_BY_NBGRADER, autograde.stderr[-3000:]
 
 
 def test_nbgraders_feedback_shows_the_workbooks_verdict_and_counterexample(graded):
-    *_, course = graded
+    course = graded[4]
     autograded = nbformat.read(course / "autograded" / "wrong-q1-2" / LESSON / NOTEBOOK, as_version=4)
     test = next(c for c in autograded.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "q1_2")
     shown = "".join(o.get("data", {}).get("text/plain", "") + o.get("text", "") for o in test.outputs)
     assert "q1.2 assemble_context: FAILED (0/2 points)" in shown and "input:" in shown, shown
+
+
+def test_the_workbooks_grader_reads_an_nbgrader_release_as_it_reads_its_own_exercises(graded):
+    learners, rows = graded[2], graded[5]
+    for learner, row in rows.items():
+        # its test cells wait for the grader instead of raising (no "deferred ... raised AssertionError" notes)
+        assert not [note for note in row["notes"] if "deferred" in note], (learner, row["notes"])
+    untouched = next(learner for learner, kind in learners.items() if kind == "untouched")
+    # two open questions, and nbgrader's "YOUR ANSWER HERE" in each is no answer
+    assert [w["answer"] for w in rows[untouched]["written"]] == ["", ""], rows[untouched]["written"]
+
+
+def test_nothing_of_the_checks_search_lands_in_what_learners_get_back(graded):
+    course = graded[4]
+    assert not list((course / "autograded").rglob(".hypothesis")), (
+        "Hypothesis' caches in autograded/ reach the feedback"
+    )
+
+
+def test_the_release_links_to_no_notebook_it_does_not_hold(graded):
+    course = graded[4]
+    release = nbformat.read(course / "release" / LESSON / NOTEBOOK, as_version=4)
+    text = "\n".join(c.source for c in release.cells if c.cell_type == "markdown")
+    assert "](../" not in text and "solution_" not in text
+    assert (
+        release.cells[-1].source.startswith("## Done?") and "submit it as your course asks" in release.cells[-1].source
+    )
