@@ -57,12 +57,11 @@ lab: $(STAMP)
 lab-env:
 	@env -i $(LAB_ENV) env
 
-# Three pytest workers (pytest-xdist) on a 2-core machine, each test file kept on one worker so that a file's shared
-# fixtures (a graded class, a JupyterLab and its browser, a hub) are built once. Many tests wait (for a browser, a
-# kernel starting, nbgrader), so a third worker fills the idle time: measured 2026-12-01, 8 min 57 s against
-# 10 min 01 s with two. `.venv/bin/python -m pytest tests/core` still runs a part of it in one process.
+# Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
+# graded class, a JupyterLab and its browser) are built once: on 2 cores the suite takes about 8 minutes
+# instead of 11. `.venv/bin/python -m pytest tests/core` still runs a part of it in one process.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -n 3 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 # Lint and format check (ruff, configured in pyproject.toml): the package, the tests and the notebooks.
 lint: $(STAMP)
