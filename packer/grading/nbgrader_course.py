@@ -32,10 +32,12 @@ from packer.checking.exercises import (
     MD_SOLUTION,
     SOLUTION_ONLY,
     exercise_name,
+    render,
     solution_lessons,
     solution_name,
 )
 
+DEFINITION = re.compile(r"^def (\w+)\(", re.M)
 CHECK_CELL = re.compile(r'check\("(?P<qid>q\d+\.\d+)", (?P<name>\w+)\)')
 # A link to another of the workbook's notebooks (../notebooks/…, ../solutions/…): an nbgrader release holds only
 # the assignment, so the link keeps its text and loses its target; the exercise's closing "Done?" cell, which
@@ -71,6 +73,12 @@ def marked(cell: nbformat.NotebookNode, grade_id: str, *, solution=False, grade=
         meta["points"] = points
     cell.metadata["nbgrader"] = meta
     return cell
+
+
+def defined_function(source: str) -> str | None:
+    """The name of the first function a cell's code defines at its top level, or None."""
+    found = DEFINITION.search(source)
+    return found[1] if found else None
 
 
 def grade_id(qid: str) -> str:
@@ -116,9 +124,9 @@ def to_nbgrader_source(solution: nbformat.NotebookNode, lesson: str) -> nbformat
                 cell.source = test_source(qid, name)
                 cells.append(marked(cell, grade_id(qid), grade=True, locked=True, points=question(qid).points))
             elif BEGIN in cell.source:
-                defined = re.search(r"^def (\w+)\(", cell.source, re.M)
+                defined = defined_function(cell.source)
                 cell.source = solution_code(cell.source)
-                cells.append(marked(cell, f"answer-{defined[1] if defined else index}", solution=True))
+                cells.append(marked(cell, f"answer-{defined or index}", solution=True))
             else:
                 cells.append(marked(cell, f"cell-{index:02d}", locked=True))
         elif cell.cell_type == "markdown" and MD_SOLUTION.search(cell.source):
@@ -142,10 +150,10 @@ def right_answers(lesson: str, root: Path) -> dict[str, str]:
     solution = nbformat.read(root / "solutions" / solution_name(lesson), as_version=4)
     answers = {}
     for cell in solution.cells:
-        defined = re.search(r"^def (\w+)\(", cell.source, re.M) if cell.cell_type == "code" else None
+        defined = defined_function(cell.source) if cell.cell_type == "code" else None
         if defined and BEGIN in cell.source:
             lines = cell.source.splitlines()
-            answers[defined[1]] = "\n".join(line for line in lines if not line.strip().startswith((BEGIN, END)))
+            answers[defined] = "\n".join(line for line in lines if not line.strip().startswith((BEGIN, END)))
     return answers
 
 
@@ -176,11 +184,9 @@ def write_demo_class(course: Path, root: Path, size: int = 40, kinds: list[str] 
         for number in range(size):
             kind = kinds[number % len(kinds)]
             learner = f"learner{number:02d}-{kind}"
-            made = demo_class.KINDS[kind][1]()
-            path = course / "submitted" / learner / lesson / exercise_name(lesson)
-            path.parent.mkdir(parents=True)
-            path.write_text(made if isinstance(made, str) else nbformat.writes(made) + "\n", encoding="utf-8")
-            (path.parent / "timestamp.txt").write_text(HANDED_IN, encoding="utf-8")  # as nbgrader collect leaves it
+            folder = course / "submitted" / learner / lesson
+            demo_class.write_submission(folder, exercise_name(lesson).removesuffix(".ipynb"), kind)
+            (folder / "timestamp.txt").write_text(HANDED_IN, encoding="utf-8")  # as nbgrader collect leaves it
             learners[learner] = kind
     return learners
 
@@ -197,7 +203,7 @@ def write_course(out: Path, root: Path) -> list[Path]:
         raise ValueError(f"{root / 'solutions'}: no solution notebooks to make the course from")
     for path, notebook in notebooks.items():
         path.parent.mkdir(parents=True)
-        path.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
+        path.write_text(render(notebook), encoding="utf-8")
     (out / "nbgrader_config.py").write_text(CONFIG, encoding="utf-8")
     return [out / "nbgrader_config.py", *notebooks]
 

@@ -46,20 +46,19 @@ def run(command: list[str], cwd: Path, may_fail: bool = False) -> float:
     return time.monotonic() - started
 
 
-def nbgrader_points(course: Path, learners: list[str]) -> dict[str, dict[str, float] | None]:
-    """nbgrader's points per question for each learner; None where nbgrader recorded no grades at all."""
+def nbgrader_points(course: Path, learners: list[str]) -> dict[tuple[str, str], float | None]:
+    """nbgrader's points for each (learner, question); None where nbgrader recorded no grade."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    found: dict[str, dict[str, float] | None] = {}
+    found: dict[tuple[str, str], float | None] = {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as book:
         for learner in learners:
-            try:
-                found[learner] = {
-                    q.qid: book.find_grade(grade_id(q.qid), exercise_name(LESSON)[:-6], LESSON, learner).score
-                    for q in questions(LESSON)
-                }
-            except MissingEntry:
-                found[learner] = None
+            for q in questions(LESSON):
+                try:
+                    notebook = exercise_name(LESSON).removesuffix(".ipynb")
+                    found[learner, q.qid] = book.find_grade(grade_id(q.qid), notebook, LESSON, learner).score
+                except MissingEntry:
+                    found[learner, q.qid] = None
     return found
 
 
@@ -93,9 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|")
     agree = 0
     for learner, kind in learners.items():
-        theirs = by_nbgrader[learner]
+        theirs = {qid: by_nbgrader[learner, qid] for qid in qids}
         status, ours = by_workbook[learner]
-        if theirs is None:
+        if None in theirs.values():
             print(
                 f"| {learner} | {kind} | {status} | nbgrader recorded no grades; workbook {sum(ours.values())} in all |"
             )

@@ -24,6 +24,7 @@ from packer.checking.exercises import exercise_name
 from packer.grading.nbgrader_course import HANDED_IN, answered, grade_id, right_answers, write_course, write_demo_class
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nbgrader_demo import nbgrader_points  # noqa: E402  (nbgrader's points, read as make check-nbgrader reads them)
 from test_grade import GRADED_MUTANTS, mutant_source  # noqa: E402  (the wrong answers the checks must catch)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,16 +115,7 @@ def graded(tmp_path_factory):
             workbook.wait()
     assert workbook.returncode == 0, log.read_text()
 
-    from nbgrader.api import Gradebook, MissingEntry
-
-    by_nbgrader = {}
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as book:
-        for learner in learners:
-            for q in questions(LESSON):
-                try:
-                    by_nbgrader[learner, q.qid] = book.find_grade(grade_id(q.qid), NOTEBOOK[:-6], LESSON, learner).score
-                except MissingEntry:
-                    by_nbgrader[learner, q.qid] = None
+    by_nbgrader = nbgrader_points(course, list(learners))
     rows = {row["learner"]: row for row in json.loads((out / "grades.json").read_text())["submissions"]}
     by_workbook = {(learner, test["qid"]): test["score"] for learner, row in rows.items() for test in row["tests"]}
     return by_nbgrader, by_workbook, learners, autograde, course, rows
