@@ -12,6 +12,10 @@ only downwards (grading -> checking -> core; lab -> core):
 from packer.chunks import assemble_context
 from packer.chat import mistral_chat, openai_chat
 from packer.counters import COUNTERS, count_chars_div4, count_utf8_bytes, count_words
+from packer.duplicates import drop_near_duplicates
+from packer.mmr import mmr_order
+from packer.ordering import ends_first, pack_ends_first
+from packer.priority import Part, pack_parts
 from packer.prompt import pack_prompt, render_prompt
 from packer.request import build_request, pack_request
 from packer.section_budget import (
@@ -28,6 +32,7 @@ from packer.utf8 import pack_utf8
 __all__ = [
     "COUNTERS",
     "BudgetPlan",
+    "Part",
     "SectionCheck",
     "assemble_context",
     "build_prompt",
@@ -36,10 +41,15 @@ __all__ = [
     "count_chars_div4",
     "count_utf8_bytes",
     "count_words",
+    "drop_near_duplicates",
+    "ends_first",
     "estimate_tokens",
     "format_plan",
+    "mmr_order",
     "mistral_chat",
     "openai_chat",
+    "pack_ends_first",
+    "pack_parts",
     "pack_prompt",
     "pack_request",
     "pack_utf8",
