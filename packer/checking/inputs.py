@@ -49,6 +49,15 @@ class Once(Iterator):
         return f"once({self._items!r})"
 
 
+class SortedSet(set):
+    """A set shown with its items sorted, `{('a', 'b'), ('b', 'c')}`: the order Python shows a set of strings in
+    changes with the hash seed from one process to the next, and a counterexample must not. Pasted, it is a
+    plain set equal to this one."""
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(map(repr, sorted(self))) + "}" if self else "set()"
+
+
 def once(items: Iterable[Any]) -> Once:
     """The items as a one-pass iterator, as a generator would hand them over: `once([("a", "x")])`."""
     return Once(items)
@@ -139,6 +148,7 @@ __all__ = [
     "Once",
     "REQUEST_COUNTERS",
     "Record",
+    "SortedSet",
     "always_0",
     "always_1_0",
     "always_2_5",

@@ -25,7 +25,7 @@ from hypothesis import find
 from hypothesis.errors import NoSuchExample
 
 from packer.checking.engine import SEARCH, Question, search_constants
-from packer.checking.inputs import Once, Record
+from packer.checking.inputs import Once, Record, SortedSet
 
 
 def generated_inputs(question: Question) -> list[tuple]:
@@ -53,6 +53,8 @@ def encode(value: Any) -> Any:
         return {"bytes": value.decode("latin-1")}
     if kind is Record:
         return {"Record": [[encode(key), encode(item)] for key, item in value.items()]}
+    if kind is SortedSet:
+        return {"SortedSet": [encode(item) for item in value]}
     if kind is Once:
         return {"once": [encode(item) for item in value._items[value._read :]]}
     if isinstance(value, types.FunctionType) and "." not in value.__qualname__:
@@ -76,7 +78,7 @@ def decode(data: Any, modules: Mapping[str, types.ModuleType]) -> Any:
     if tag == "bytes":
         return body.encode("latin-1")
     items = [decode(item, modules) for item in body]
-    builders = {"tuple": tuple, "set": set, "frozenset": frozenset, "dict": dict, "once": Once}
+    builders = {"tuple": tuple, "set": set, "frozenset": frozenset, "dict": dict, "once": Once, "SortedSet": SortedSet}
     if tag == "Record":
         return Record(dict(items))
     return builders[tag](items)

@@ -42,6 +42,7 @@ LESSONS = [
     "05_counting_units",
     "06_policies",
     "07_whole_request",
+    "08_beyond_greedy",
 ]
 STUB = 'raise NotImplementedError("replace this line with your answer")'
 OPEN_QUESTION = "### Open question (not auto-graded)"
