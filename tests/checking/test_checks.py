@@ -881,6 +881,24 @@ def test_once_behaves_like_a_generator_and_shows_as_the_call_that_makes_it():
     assert not isinstance(record, dict) and record == {"text": "a", "token_count": 1}
 
 
+def test_a_set_of_shingles_shows_sorted_whatever_the_hash_seed_and_pastes_as_a_plain_set():
+    import copy
+    import subprocess
+    import sys
+
+    from packer.checking import replay
+    from packer.checking.inputs import SortedSet
+
+    shingles = SortedSet({("the", "fifo", "is"), ("fifo", "is", "full"), ("a", "b", "c")})
+    shown = "{('a', 'b', 'c'), ('fifo', 'is', 'full'), ('the', 'fifo', 'is')}"
+    assert repr(shingles) == shown and eval(shown) == shingles and repr(SortedSet()) == "set()"
+    assert type(copy.deepcopy(shingles)) is SortedSet and replay.decode(replay.encode(shingles), {}) == shingles
+    code = "from packer.checking.inputs import SortedSet; print(repr(SortedSet({('b',), ('a',), ('c', 'd')})))"
+    for seed in ("1", "2"):  # a plain set of strings is shown in another order under another hash seed
+        run = subprocess.run([sys.executable, "-c", code], env={"PYTHONHASHSEED": seed}, capture_output=True, text=True)
+        assert run.stdout == "{('a',), ('b',), ('c', 'd')}\n", run.stderr
+
+
 def test_above_cutoff_compares_exactly_as_the_numbers_are_written():
     """q6.3's rule: 7 is at least 0.28 × 25, although floating point computes 0.28 * 25 as 7.000000000000001."""
     from packer.checking.variants import above_cutoff
