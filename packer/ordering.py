@@ -3,8 +3,10 @@
 Liu et al. ("Lost in the Middle: How Language Models Use Long Contexts", TACL 2024,
 https://aclanthology.org/2024.tacl-1.9/) found that models use relevant information best when it stands at
 the beginning or the end of the input and worst when it stands in the middle. `ends_first` is the reordering
-that Haystack's LostInTheMiddleRanker and LangChain's LongContextReorder apply: rank 1 first, rank 2 last,
-rank 3 second, rank 4 second to last, and so on. It only permutes what was chosen; `pack_ends_first`
+that Haystack's LostInTheMiddleRanker applies: rank 1 first, rank 2 last, rank 3 second, rank 4 second to
+last, and so on. LangChain's LongContextReorder gives the same order for an odd number of documents and its
+mirror image for an even number (rank 1 last, rank 2 first): it reverses the list, then puts the documents
+alternately at the front and at the back. It only permutes what was chosen; `pack_ends_first`
 chooses with `pack_prompt` and then proves or re-measures that the reordered prompt still fits.
 """
 

@@ -21,6 +21,7 @@ LESSONS = [
     "05_counting_units",
     "06_policies",
     "07_whole_request",
+    "08_beyond_greedy",
 ]
 
 

@@ -77,6 +77,22 @@ def bm25_scores(query: str, documents: Sequence[str], k1: float = K1, b: float =
     ]
 
 
+def bm25_vectors(documents: Sequence[str], k1: float = K1, b: float = B) -> list[dict[str, float]]:
+    """Each document's BM25 weight for every term it holds, the terms of bm25_scores' sum: a query's score for a
+    document is the sum of that document's weights over the query's distinct terms."""
+    if isinstance(documents, str) or not documents:
+        raise ValueError("documents: expected a non-empty list of texts")
+    bags = [Counter(words(text)) for text in documents]
+    lengths = [sum(bag.values()) for bag in bags]
+    average = sum(lengths) / len(bags) or 1.0
+    frequency = Counter(term for bag in bags for term in bag)
+    idf = {t: math.log(1 + (len(bags) - n + 0.5) / (n + 0.5)) for t, n in frequency.items()}
+    return [
+        {t: idf[t] * f * (k1 + 1) / (f + k1 * (1 - b + b * length / average)) for t, f in sorted(bag.items())}
+        for bag, length in zip(bags, lengths)
+    ]
+
+
 def rank(question: str, passages: Sequence[tuple[str, str]] | None = None, k: int = 40) -> list[Hit]:
     """The k best passages for the question, best first (ties by collection order), scores rounded to 0.01."""
     if type(k) is not int or k < 1:

@@ -357,3 +357,64 @@ def explore_request(
         "shown": _slider("passages offered", len(passages) if shown is None else shown, 0, len(passages)),
     }
     return Explorer(request_view, controls, question=question, passages=passages, system=system)
+
+
+def beyond_view(question: str, limit: int, threshold: float = 0.5, lam: float = 0.7) -> View:
+    """Lesson 08's three strategies on one question's ranking with injected copies, at one budget, filter threshold
+    and MMR λ; the filter's catch, and the deduplicated choice laid out ends first."""
+    from packer.counters import bpe
+    from packer.lab.beyond_plots import plot_strategy_choices
+    from packer.lab.repeats import candidates, choices_table, compare, injected, relevant, score_filter
+    from packer.ordering import ends_first
+
+    def build() -> View:
+        count, hits = bpe("cl100k_base"), candidates(question)
+        choices = compare(question, limit, count, threshold, lam)
+        score = score_filter(hits, threshold)
+        copies = {c.key for c in injected()} & {h.key for h in hits}
+        lines = [
+            f"{question}\n{len(hits)} passages retrieved ({len(copies)} of them injected copies), "
+            f"budget {limit} cl100k_base tokens",
+            choices_table(choices),
+            f"filter at {threshold:g}: caught {len(score.caught)} of {len(score.caught) + len(score.missed)} copies"
+            f" ({', '.join(score.missed) or 'none'} missed); {len(score.false_removals)} false removals"
+            + "".join(f"\n  {dropped} taken to repeat {kept}" for dropped, kept in score.false_removals),
+            "dedup + greedy, ends first: " + " ".join(ends_first(list(choices[1].chosen))),
+        ]
+        return View("\n".join(lines), plot_strategy_choices(choices, hits, set(relevant(question)), copies))
+
+    return _guarded(build)
+
+
+def _float_slider(description: str, value: float, low: float, high: float, step: float) -> widgets.FloatSlider:
+    """A float slider laid out like _slider."""
+    return widgets.FloatSlider(
+        value=value,
+        min=low,
+        max=high,
+        step=step,
+        description=description,
+        continuous_update=False,
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="480px"),
+    )
+
+
+def explore_beyond(
+    question: str | None = None, limit: int = 600, threshold: float = 0.5, lam: float = 0.7, high: int = 2000
+) -> Explorer:
+    """A question menu, a budget slider, and sliders for the filter's threshold and MMR's λ over beyond_view."""
+    from packer.lab.retrieval import QUESTIONS
+
+    controls = {
+        "question": widgets.Dropdown(
+            options=list(QUESTIONS),
+            value=question or QUESTIONS[0],
+            description="question",
+            layout=widgets.Layout(width="640px"),
+        ),
+        "limit": _slider("budget (tokens)", limit, 50, high),
+        "threshold": _float_slider("filter threshold (Jaccard)", threshold, 0.05, 1.0, 0.05),
+        "lam": _float_slider("MMR λ", lam, 0.0, 1.0, 0.05),
+    }
+    return Explorer(beyond_view, controls)

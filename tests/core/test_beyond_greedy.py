@@ -34,6 +34,9 @@ def test_ends_first_matches_haystack_and_langchain():
     # LangChain's LongContextReorder gives 1 3 5 4 2 for five.
     assert ends_first(range(1, 10)) == [1, 3, 5, 7, 9, 8, 6, 4, 2]
     assert ends_first([1, 2, 3, 4, 5]) == [1, 3, 5, 4, 2]
+    # For an even number LangChain's order is the mirror image: it reverses the list, then puts the documents
+    # alternately at the front and at the back, which for four gives 2 4 3 1 (the best last).
+    assert ends_first([1, 2, 3, 4])[::-1] == [2, 4, 3, 1]
     assert ends_first([1, 2, 3, 4]) == [1, 3, 4, 2]
     assert ends_first([]) == [] and ends_first(["a"]) == ["a"] and ends_first(["a", "b"]) == ["a", "b"]
 

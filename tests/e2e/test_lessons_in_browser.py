@@ -21,6 +21,7 @@ from packer.lab.request_budget import QUESTION as REQUEST_QUESTION
 from packer.lab.request_budget import SYSTEM as REQUEST_SYSTEM
 from packer.lab.retrieval import QUESTIONS
 from packer.lab.widgets import (
+    beyond_view,
     chunks_view,
     counting_view,
     plan_view,
@@ -177,6 +178,15 @@ EXPLORERS: dict[str, list[Explorer]] = {
             expected=lambda v: (
                 request_view(REQUEST_QUESTION, REQUEST_PASSAGES, "v7", (), v, 64, 6, REQUEST_SYSTEM).text
             ),
+        ),
+    ],
+    "08_beyond_greedy": [
+        Explorer(
+            "explore_beyond(QUESTIONS[4], 600)",
+            sliders=3,
+            dropdowns=1,
+            start=600,  # the budget slider: 601 tokens
+            expected=lambda v: beyond_view(QUESTIONS[4], v, 0.5, 0.7).text,
         ),
     ],
 }
