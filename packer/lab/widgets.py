@@ -190,15 +190,17 @@ def png_bytes(figure: Figure) -> bytes:
 
 def _slider(description: str, value: int, low: int, high: int) -> widgets.IntSlider:
     """An integer slider with a wide label and a continuous-free update (fires on release and on keys)."""
-    return widgets.IntSlider(
-        value=value,
-        min=low,
-        max=high,
-        description=description,
-        continuous_update=False,
-        style={"description_width": "initial"},
-        layout=widgets.Layout(width="480px"),
-    )
+    return widgets.IntSlider(value=value, min=low, max=high, **_slider_look(description))
+
+
+def _slider_look(description: str) -> dict[str, Any]:
+    """What every slider here shares: its label, a wide layout, and updates on release and on keys only."""
+    return {
+        "description": description,
+        "continuous_update": False,
+        "style": {"description_width": "initial"},
+        "layout": widgets.Layout(width="480px"),
+    }
 
 
 def explore_chunks(chunks: Any, max_tokens: int = 100, high: int | None = None) -> Explorer:
@@ -388,16 +390,7 @@ def beyond_view(question: str, limit: int, threshold: float = 0.5, lam: float = 
 
 def _float_slider(description: str, value: float, low: float, high: float, step: float) -> widgets.FloatSlider:
     """A float slider laid out like _slider."""
-    return widgets.FloatSlider(
-        value=value,
-        min=low,
-        max=high,
-        step=step,
-        description=description,
-        continuous_update=False,
-        style={"description_width": "initial"},
-        layout=widgets.Layout(width="480px"),
-    )
+    return widgets.FloatSlider(value=value, min=low, max=high, step=step, **_slider_look(description))
 
 
 def explore_beyond(
