@@ -821,7 +821,7 @@ def _search(
     except _Stopped as error:
         return stopped(error)
     tried = len(question.cases)
-    detail = f"{len(question.cases)} fixed cases"
+    detail = f"{len(question.cases)} fixed case{'' if len(question.cases) == 1 else 's'}"
     replay = _replayed(generated, disagreement) if question.inputs is not None and generated is not None else None
     if replay:
         tried += GENERATED_EXAMPLES

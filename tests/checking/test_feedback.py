@@ -293,7 +293,7 @@ def test_a_wrong_prediction_is_told_which_items_are_wrong_and_when_only_the_orde
         "not the result: item 1 has the right elements in the wrong order, item 2 is right"
     )
     assert told("q1.5", ("intro", 25)).startswith("not the result: both items are wrong")
-    assert told("q4.5", (36, 48)) == "1 fixed cases", "the right answer still passes"
+    assert told("q4.5", (36, 48)) == "1 fixed case", "the right answer still passes"
 
 
 def test_a_prediction_that_raises_or_loops_is_not_told_the_expected_answer():
