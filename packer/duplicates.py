@@ -53,10 +53,9 @@ def jaccard(a: Shingles, b: Shingles) -> float:
     return len(a & b) / len(a | b)
 
 
-def _require_threshold(threshold: Any) -> float:
+def _check_threshold(threshold: Any) -> None:
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
         raise ValueError(f"threshold must be a number from 0 to 1, got {threshold!r}")
-    return threshold
 
 
 def drop_near_duplicates(
@@ -65,7 +64,7 @@ def drop_near_duplicates(
     """(kept passages in rank order, dropped as (id, id of the kept passage it repeats)): a passage is dropped
     when its shingles' Jaccard index with an earlier kept passage is at least `threshold`."""
     checked = require_passages(passages)
-    _require_threshold(threshold)
+    _check_threshold(threshold)
     _require_size(size)
     kept: list[tuple[Passage, Shingles]] = []
     dropped: list[tuple[str, str]] = []

@@ -191,6 +191,7 @@ def test_a_higher_threshold_can_drop_a_passage_a_lower_one_kept():
     ("args", "culprit"),
     [
         (([("a", "x")], 1.5), "threshold"),
+        (([("a", "x")], -0.5), "threshold"),
         (([("a", "x")], True), "threshold"),
         (([("a", "x")], "0.5"), "threshold"),
         (([("a", "x")], 0.5, 0), "size"),
@@ -201,6 +202,26 @@ def test_a_higher_threshold_can_drop_a_passage_a_lower_one_kept():
 def test_the_filter_refuses_bad_input(args, culprit):
     with pytest.raises(ValueError, match=culprit):
         drop_near_duplicates(*args)
+
+
+def test_the_filter_defaults_to_word_3_shingles_and_a_threshold_of_one_half():
+    a = ("a", "one two three four five six seven")
+    b = ("b", "one two three four five eight")  # 3 of a's 5 shingles, 6 in the union: 0.5, dropped
+    c = ("c", "one two three four x six seven")  # 2 of 8 shingles (0.25); as 2-shingles it would be 4 of 8
+    assert drop_near_duplicates([a, b, c]) == ([a, c], [("b", "a")])
+    assert drop_near_duplicates([a, b, c], 0.5, 2) == ([a], [("b", "a"), ("c", "a")])
+
+
+def test_minhash_signatures_are_fixed_by_the_seed_alone():
+    # The same numbers on every machine and in every run: lesson 08's printed estimates depend on them.
+    assert minhash(shingles("the quick brown fox jumps"), 4) == (
+        678077438454497178,
+        121341604989804171,
+        912152883177352594,
+        107539549721644862,
+    )
+    assert minhash(frozenset(), 2) == (2**61 - 1, 2**61 - 1)
+    assert len(minhash(shingles("a b c d"))) == 128
 
 
 def test_minhash_estimates_jaccard_and_is_deterministic():
@@ -265,6 +286,7 @@ def test_mmr_with_lambda_one_is_the_ranking(relevance):
         (([1, float("nan")], [[0, 0], [0, 0]], 0.5), r"relevance\[1\]"),
         (([1, 2], [[0, 0], [0, "x"]], 0.5), r"similarity\[1\]\[1\]"),
         (([1], [[0]], 1.5), "lam"),
+        (([1], [[0]], -0.5), "lam"),
         (([1], [[0]], None), "lam"),
         (("ab", [[0], [0]], 0.5), "relevance"),
     ],
@@ -368,6 +390,7 @@ def test_passages_as_parts_keep_the_top_k_that_fits_with_the_reserve(passages, e
     [
         ("ab", "parts"),
         ([("a",)], "part 0: expected a Part"),
+        ([("a", "x", 1, False, 0, 9)], "part 0: expected a Part"),
         ([("", "x")], "part 0: name must be"),
         ([("a", "x"), ("a", "y")], r"part 1 \('a'\): duplicate name"),
         ([("a", 3)], "text must be a str"),
@@ -380,6 +403,11 @@ def test_passages_as_parts_keep_the_top_k_that_fits_with_the_reserve(passages, e
 def test_pack_parts_refuses_bad_parts_naming_the_part(parts, culprit):
     with pytest.raises(ValueError, match=culprit):
         pack_parts(parts, 50, count_words)
+
+
+def test_a_part_is_optional_at_priority_0_with_no_reserve_unless_told():
+    assert Part("a", "x") == ("a", "x", 0, False, 0)
+    assert passage_parts("why", [])[-1] == Part("answer", "Answer:", 0, True, 0)  # no answer reserve by default
 
 
 def test_pack_parts_refuses_a_bad_limit_or_counter():
