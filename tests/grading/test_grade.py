@@ -1,7 +1,9 @@
 """The instructor's grader: every submission gets a row with the right status, the batch never crashes.
 
 One class is graded once for this module (each hostile kind, the solutions, the untouched exercises, the
-wrong answers of the mutant library, detached children and a vandal), then each test reads its gradebook.
+wrong answers of the mutant library, detached children and a vandal), then each test reads its
+gradebook. That grading the same files again gives the same gradebook is shown in test_shards.py, whose
+shard runs grade the whole run's learners a second time.
 """
 
 from __future__ import annotations
@@ -343,17 +345,6 @@ def test_every_submission_has_a_feedback_report(gradebook):
 def test_progress_is_a_tqdm_bar_that_reaches_the_whole_class(gradebook):
     rows, *_, run, _, _ = gradebook
     assert f"{len(rows)}/{len(rows)} [" in run.stderr and "notebook/s" in run.stderr
-
-
-def test_regrading_gives_identical_gradebooks(tmp_path):
-    for kind in ("correct", "strict-comparison"):
-        write_submission(tmp_path / "class", kind, kind)
-    outputs = []
-    for attempt in range(2):
-        out = tmp_path / f"out{attempt}"
-        assert grade.main([str(tmp_path / "class"), "--out", str(out), "--jobs", "2"]) == 0
-        outputs.append(((out / "grades.csv").read_bytes(), (out / "grades.json").read_bytes()))
-    assert outputs[0] == outputs[1]
 
 
 def test_a_crash_while_writing_leaves_the_previous_gradebook_whole(tmp_path, monkeypatch):
