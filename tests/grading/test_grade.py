@@ -1,8 +1,8 @@
 """The instructor's grader: every submission gets a row with the right status, the batch never crashes.
 
 One class is graded once for this module (each hostile kind, the solutions, the untouched exercises, the
-wrong answers of the mutant library, detached children and a vandal), then each test reads its
-gradebook. That grading the same files again gives the same gradebook is shown in test_shards.py, whose
+wrong answers of the mutant library, detached children, a vandal and a notebook of no lesson), then each test
+reads its gradebook. That grading the same files again gives the same gradebook is shown in test_shards.py, whose
 shard runs grade the whole run's learners a second time.
 """
 
@@ -127,6 +127,7 @@ def gradebook(tmp_path_factory):
     for how, name in (("new session", "detaches"), ("double fork", "double-forks")):
         (folder / f"{name}.ipynb").write_text(nbformat.writes(detached_child(marks / name, how)))
     (folder / "prints-when-checked.ipynb").write_text(nbformat.writes(with_cell(PRINTS_WHEN_CHECKED)))
+    (folder / "homework.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))  # of no lesson it could tell
     write_submission(folder, "aaa-victim", "correct")  # graded first...
     vandal = solution()  # ...then changed by the last one
     vandal.cells.append(nbformat.v4.new_code_cell(f"open({str(folder / 'aaa-victim.ipynb')!r}, 'a').write(' ')"))
@@ -374,10 +375,9 @@ def test_the_lesson_comes_from_metadata_or_the_file_name(tmp_path):
     assert grade.lesson_of(notebook, "/x/homework.ipynb") == ""
 
 
-def test_a_notebook_of_no_known_lesson_gets_its_own_status(tmp_path):
-    (tmp_path / "homework.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
-    assert grade.main([str(tmp_path), "--out", str(tmp_path.parent / f"{tmp_path.name}-out")]) == 0
-    row = json.loads((tmp_path.parent / f"{tmp_path.name}-out" / "grades.json").read_text())["submissions"][0]
+def test_a_notebook_of_no_known_lesson_gets_its_own_status(gradebook):
+    rows, *_ = gradebook
+    row = rows["homework.ipynb"]
     assert row["status"] == "unknown lesson" and "which lesson" in row["output"]
 
 
