@@ -4,17 +4,15 @@ explorer's controls rendered and answering a keyboard move with exactly what the
 EXPLORERS lists each lesson's explorers; a lesson in notebooks/ without an entry fails, so a new lesson must
 say what its explorers are.
 
-The lessons are opened one after another in one JupyterLab page, as a learner goes through them: the first by its
-URL, each next one with File > Open from Path…, and each closed (its changes discarded, its kernel shut down with
-its tab) before the next. JupyterLab then starts once for the module instead of once per lesson (a fresh page
-costs about 7 s and 8 CPU-s here). A lesson whose test fails leaves its page behind: the next starts a fresh one.
+The lessons are opened one after another in one JupyterLab page, as a learner goes through them (conftest's
+SharedPage: the first by its URL, each next one with File > Open from Path…), and each is closed, its run's changes
+discarded and its kernel shut down with its tab, before the next.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +37,7 @@ from packer.lab.widgets import (
 )
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
 
-from notebook_page import NotebookPage, wait_until
+from notebook_page import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -188,62 +186,15 @@ EXPLORERS: dict[str, list[Explorer]] = {
 }
 
 
-class Lessons:
-    """One JupyterLab page the lessons are opened in, one at a time (see the module's docstring)."""
-
-    def __init__(self, browser, lab):
-        self.browser, self.lab = browser, lab
-        self.context = self.page = self.current = None
-        self.fresh = itertools.count(1)
-
-    def open(self, path: str) -> NotebookPage:
-        """The notebook at `path` opened and shown: in a fresh page (a workspace of its own) when there is none."""
-        if self.page is None:
-            self.context = self.browser.new_context(viewport={"width": 1400, "height": 1000})
-            self.context.set_default_timeout(60_000)
-            self.page = self.context.new_page()
-            self.current = NotebookPage.open(self.page, self.lab, path, workspace=f"lessons-{next(self.fresh)}")
-        else:
-            self.current = NotebookPage.open_from_path(self.page, self.lab, path)
-        return self.current
-
-    def close(self) -> None:
-        """Close the lesson that passed; the next one opens in the same page."""
-        self.current.close_tab_discarding_changes()
-        self.current = None
-
-    def discard_page(self) -> None:
-        """Close the page, with whatever a failed lesson left open in it, and stop every kernel."""
-        if self.context is not None:
-            self.context.close()
-        self.context = self.page = self.current = None
-        self.lab.shut_down_kernels()
-
-
-@pytest.fixture(scope="module")
-def lessons(browser, lab) -> Iterator[Lessons]:
-    opened = Lessons(browser, lab)
-    yield opened
-    opened.discard_page()
-
-
-@pytest.fixture
-def lesson_page(lessons: Lessons) -> Iterator[Lessons]:
-    """The module's page; after a lesson that did not finish (its tab still open), a fresh one for the next."""
-    yield lessons
-    if lessons.current is not None:
-        lessons.discard_page()
-
-
 def test_every_lesson_says_what_its_explorers_are():
     """Runs without a browser too: a new lesson cannot slip past the browser tests unlisted."""
     assert sorted(EXPLORERS) == LESSONS, "add the new lesson's explorers to EXPLORERS (or drop a removed one)"
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, lesson_page, screenshots):
+def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, lab_page, screenshots):
     assert lesson in EXPLORERS, f"{lesson} has no entry in EXPLORERS: list its explorers"
-    notebook = lesson_page.open(f"notebooks/{lesson}.ipynb")
+    notebook = lab_page.open(f"notebooks/{lesson}.ipynb")
     states = notebook.run_all()
 
     for index, (cell, state) in enumerate(zip(notebook.notebook.cells, states, strict=True)):
@@ -290,7 +241,7 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, lesson_page, 
             cell.locator(".widget-text input").nth(box).fill(typed)
             wait_for_text(text, shown(value))
         notebook.screenshot(cell, screenshots / f"{lesson}-explorer-{number}.png")
-    lesson_page.close()
+    lab_page.close(notebook, discarding_changes=True)
 
 
 def check_controls(cell, explorer: Explorer) -> None:
