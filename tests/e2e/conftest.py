@@ -251,6 +251,76 @@ def page(browser, lab: Lab) -> Iterator[object]:
         lab.shut_down_kernels()
 
 
+class SharedPage:
+    """One JupyterLab page that a module's tests open their notebooks in, one test after another, as a learner
+    goes from notebook to notebook: JupyterLab starts once for the module instead of once per test (a fresh page
+    costs about 7 s and 8 CPU-s here, opening one more notebook in the running lab about 3 s). The first notebook
+    is opened by its URL in a workspace of its own, every later one with File > Open from Path…; each test closes
+    what it opened. After a test that did not (it failed), the page is closed and the next test gets a fresh one,
+    so one failure cannot cascade into the tests after it."""
+
+    def __init__(self, browser, lab: Lab, name: str):
+        self.browser, self.lab, self.name = browser, lab, name  # the workspaces are named after it
+        self.context = self.page = None
+        self.opened: list = []  # the notebooks open in the page now
+        self.pages = 0
+
+    def open(self, path: str):
+        """The notebook at `path` opened in the page and shown (a NotebookPage)."""
+        from notebook_page import NotebookPage
+
+        if self.page is None:
+            self.context = self.browser.new_context(viewport={"width": 1400, "height": 1000})
+            self.context.set_default_timeout(60_000)
+            self.page = self.context.new_page()
+            self.pages += 1
+            notebook = NotebookPage.open(self.page, self.lab, path, workspace=f"{self.name}-{self.pages}")
+        else:
+            notebook = NotebookPage.open_from_path(self.page, self.lab, path)
+        self.opened.append(notebook)
+        return notebook
+
+    def close(self, notebook, discarding_changes: bool = False) -> None:
+        """Close a notebook's tab: asking nothing, or answering "Save your work" with Discard."""
+        if discarding_changes:
+            notebook.close_tab_discarding_changes()
+        else:
+            notebook.close_tab()
+        self.opened.remove(notebook)
+
+    def after_test(self) -> None:
+        """Leave no kernel running for the next test; and no page, when this test left notebooks open."""
+        if self.opened:
+            self.discard()
+            return
+        deadline = time.monotonic() + 30  # each kernel stops with its tab (the shipped settings), a moment later
+        while self.lab.api("kernels") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        self.lab.shut_down_kernels()
+
+    def discard(self) -> None:
+        """Close the page, with whatever is still open in it, and stop every kernel."""
+        if self.context is not None:
+            self.context.close()
+        self.context = self.page = None
+        self.opened = []
+        self.lab.shut_down_kernels()
+
+
+@pytest.fixture(scope="module")
+def module_page(browser, lab: Lab, request) -> Iterator[SharedPage]:
+    shared = SharedPage(browser, lab, request.module.__name__.rpartition(".")[2])
+    yield shared
+    shared.discard()
+
+
+@pytest.fixture
+def lab_page(module_page: SharedPage) -> Iterator[SharedPage]:
+    """The module's one JupyterLab page (SharedPage), made ready for the next test afterwards."""
+    yield module_page
+    module_page.after_test()
+
+
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
     """The git-ignored folder the browser tests leave their screenshots in, for a reviewer to look at."""

@@ -78,6 +78,17 @@ class NotebookPage:
         wait_until(lambda: dialog.count() or not self.tab.count(), f"{self.path}: the tab did not close")
         assert not dialog.count(), f"closing {self.path} asked: {dialog.first.inner_text()}"
 
+    def close_tab_discarding_changes(self) -> None:
+        """Close the notebook with its tab's close icon and answer JupyterLab's "Save your work" with Discard: what a
+        run changed is not written to the file, which later tests open as it was."""
+        self.tab.locator(".lm-TabBar-tabCloseIcon").click()
+        dialog = self.page.locator(".jp-Dialog")
+        wait_until(lambda: dialog.count() or not self.tab.count(), f"{self.path}: the tab did not close")
+        if dialog.count():
+            assert "Save your work" in dialog.inner_text(), f"closing {self.path} asked: {dialog.inner_text()}"
+            dialog.locator("button", has_text=re.compile("^Discard$")).click()
+        wait_until(lambda: not dialog.count() and not self.tab.count(), f"{self.path}: the tab did not close")
+
     def wait_until_kernel_shown_idle(self) -> None:
         """The page itself shows the kernel connected and idle (its spec and language are known to the page then)."""
         self.panel.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()

@@ -3,6 +3,10 @@ explorer's controls rendered and answering a keyboard move with exactly what the
 
 EXPLORERS lists each lesson's explorers; a lesson in notebooks/ without an entry fails, so a new lesson must
 say what its explorers are.
+
+The lessons are opened one after another in one JupyterLab page, as a learner goes through them (conftest's
+SharedPage: the first by its URL, each next one with File > Open from Path…), and each is closed, its run's changes
+discarded and its kernel shut down with its tab, before the next.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from packer.lab.widgets import (
 )
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
 
-from notebook_page import NotebookPage, wait_until
+from notebook_page import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -198,9 +202,9 @@ def test_every_lesson_says_what_its_explorers_are():
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, screenshots):
+def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, lab_page, screenshots):
     assert lesson in EXPLORERS, f"{lesson} has no entry in EXPLORERS: list its explorers"
-    notebook = NotebookPage.open(page, lab, f"notebooks/{lesson}.ipynb", workspace=f"lesson-{lesson}")
+    notebook = lab_page.open(f"notebooks/{lesson}.ipynb")
     states = notebook.run_all()
 
     for index, (cell, state) in enumerate(zip(notebook.notebook.cells, states, strict=True)):
@@ -247,6 +251,7 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, page, lab, sc
             cell.locator(".widget-text input").nth(box).fill(typed)
             wait_for_text(text, shown(value))
         notebook.screenshot(cell, screenshots / f"{lesson}-explorer-{number}.png")
+    lab_page.close(notebook, discarding_changes=True)
 
 
 def check_controls(cell, explorer: Explorer) -> None:

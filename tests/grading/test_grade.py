@@ -1,7 +1,9 @@
 """The instructor's grader: every submission gets a row with the right status, the batch never crashes.
 
 One class is graded once for this module (each hostile kind, the solutions, the untouched exercises, the
-wrong answers of the mutant library, detached children and a vandal), then each test reads its gradebook.
+wrong answers of the mutant library, detached children, a vandal and a notebook of no lesson), then each test
+reads its gradebook. That grading the same files again gives the same gradebook is shown in test_shards.py, whose
+shard runs grade the whole run's learners a second time.
 """
 
 from __future__ import annotations
@@ -126,6 +128,7 @@ def gradebook(tmp_path_factory):
     for how, name in (("new session", "detaches"), ("double fork", "double-forks")):
         (folder / f"{name}.ipynb").write_text(nbformat.writes(detached_child(marks / name, how)))
     (folder / "prints-when-checked.ipynb").write_text(nbformat.writes(with_cell(PRINTS_WHEN_CHECKED)))
+    (folder / "homework.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))  # of no lesson it could tell
     write_submission(folder, "aaa-victim", "correct")  # graded first...
     vandal = solution()  # ...then changed by the last one
     vandal.cells.append(nbformat.v4.new_code_cell(f"open({str(folder / 'aaa-victim.ipynb')!r}, 'a').write(' ')"))
@@ -346,17 +349,6 @@ def test_progress_is_a_tqdm_bar_that_reaches_the_whole_class(gradebook):
     assert f"{len(rows)}/{len(rows)} [" in run.stderr and "notebook/s" in run.stderr
 
 
-def test_regrading_gives_identical_gradebooks(tmp_path):
-    for kind in ("correct", "strict-comparison"):
-        write_submission(tmp_path / "class", kind, kind)
-    outputs = []
-    for attempt in range(2):
-        out = tmp_path / f"out{attempt}"
-        assert grade.main([str(tmp_path / "class"), "--out", str(out), "--jobs", "2"]) == 0
-        outputs.append(((out / "grades.csv").read_bytes(), (out / "grades.json").read_bytes()))
-    assert outputs[0] == outputs[1]
-
-
 def test_a_crash_while_writing_leaves_the_previous_gradebook_whole(tmp_path, monkeypatch):
     out = tmp_path / "out"
     out.mkdir()
@@ -384,10 +376,9 @@ def test_the_lesson_comes_from_metadata_or_the_file_name(tmp_path):
     assert grade.lesson_of(notebook, "/x/homework.ipynb") == ""
 
 
-def test_a_notebook_of_no_known_lesson_gets_its_own_status(tmp_path):
-    (tmp_path / "homework.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
-    assert grade.main([str(tmp_path), "--out", str(tmp_path.parent / f"{tmp_path.name}-out")]) == 0
-    row = json.loads((tmp_path.parent / f"{tmp_path.name}-out" / "grades.json").read_text())["submissions"][0]
+def test_a_notebook_of_no_known_lesson_gets_its_own_status(gradebook):
+    rows, *_ = gradebook
+    row = rows["homework.ipynb"]
     assert row["status"] == "unknown lesson" and "which lesson" in row["output"]
 
 

@@ -114,9 +114,11 @@ def test_a_class_gets_the_same_gradebook_with_the_replay_and_without_it(tmp_path
     first_per_question = {qid: function for qid, _, function in reversed(LESSON_01_MUTANTS)}
     for number, (qid, function) in enumerate(sorted(first_per_question.items())):
         nbformat.write(mutant_notebook(qid, function), folder / f"mutant{number:02d}-{qid}.ipynb")
+    # And three lessons' worked answers, whose checks replay those lessons' recorded inputs. No untouched exercise: a
+    # stub is found not attempted on a question's first fixed case, before any generated input, recorded or not, is
+    # used, so it could not show a difference (test_grade.py grades every lesson's untouched exercise).
     for slug in ("01_assemble_context", "03_utf8_packer", "06_policies"):
         shutil.copy(ROOT / "solutions" / solution_name(slug), folder)
-        shutil.copy(ROOT / "exercises" / exercise_name(slug), folder)
     books = []
     for replayed in (True, False):
         if not replayed:
@@ -129,5 +131,5 @@ def test_a_class_gets_the_same_gradebook_with_the_replay_and_without_it(tmp_path
     assert with_replay["submissions"] == without["submissions"]
     rows = {row["submission"].split("/")[-1]: row for row in with_replay["submissions"]}
     for slug in ("01_assemble_context", "03_utf8_packer", "06_policies"):
-        right, untouched = rows[solution_name(slug)], rows[exercise_name(slug)]
-        assert right["score"] == right["max_score"] > 0 and untouched["score"] == 0, (right, untouched)
+        right = rows[solution_name(slug)]
+        assert right["score"] == right["max_score"] > 0, right

@@ -6,25 +6,34 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
+import pytest
+
 from packer.grading import kernels
 from packer.grading.kernels import finish_search_cache, search_cache, warm_search_cache
 
 PACKER = Path(kernels.__file__).resolve().parents[1]
 
 
-def test_the_warm_up_fills_the_unicode_tables_and_the_workbooks_constants(tmp_path):
-    problem = finish_search_cache(warm_search_cache(str(tmp_path), "test-run"), str(tmp_path))
+@pytest.fixture(scope="module")
+def warmed(tmp_path_factory):
+    """A run folder whose search cache one warm-up filled, and what finish_search_cache said of it."""
+    folder = tmp_path_factory.mktemp("run")
+    return folder, finish_search_cache(warm_search_cache(str(folder), "test-run"), str(folder))
+
+
+def test_the_warm_up_fills_the_unicode_tables_and_the_workbooks_constants(warmed):
+    folder, problem = warmed
     assert problem == ""
-    cache = Path(search_cache(str(tmp_path)))
+    cache = Path(search_cache(str(folder)))
     assert list(cache.glob("unicode_data/*/charmap.json.gz"))
     sources = {path.read_text(encoding="utf-8").splitlines()[0] for path in cache.glob("constants/*")}
     for module in ("chunks.py", "prompt.py", "checking/engine.py", "checking/bank.py"):
         assert f"# file: {PACKER / module}" in sources, sorted(sources)
 
 
-def test_everything_in_the_cache_is_readable_by_other_users_and_writable_by_none(tmp_path):
-    finish_search_cache(warm_search_cache(str(tmp_path), "test-run"), str(tmp_path))
-    for path in [Path(search_cache(str(tmp_path))), *Path(search_cache(str(tmp_path))).rglob("*")]:
+def test_everything_in_the_cache_is_readable_by_other_users_and_writable_by_none(warmed):
+    folder, _ = warmed
+    for path in [Path(search_cache(str(folder))), *Path(search_cache(str(folder))).rglob("*")]:
         mode = path.stat().st_mode
         assert mode & stat.S_IROTH and not mode & stat.S_IWOTH and not mode & stat.S_IWGRP, path
         if path.is_dir():

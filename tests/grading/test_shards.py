@@ -3,11 +3,14 @@
 the whole class writes, byte for byte; a merge that is missing a shard, has one twice, mixes graders or
 options, or would write where it must not, refuses and writes nothing.
 
-One small class is graded once whole and once in three shards (files listed in other orders) for the module.
+One small class is graded once whole and once in three shards (files listed in other orders) for the module:
+each shard run grades its learners again, apart from the whole run, so the module also shows that grading the
+same files again gives the same gradebook.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 import shutil
@@ -100,6 +103,27 @@ def test_merged_shards_are_byte_identical_to_one_run_over_the_whole_class(graded
     merged, expected = tree(tmp_path / "merged"), tree(whole)
     assert sorted(merged) == sorted(expected)
     assert [name for name in expected if merged[name] != expected[name]] == []
+
+
+def test_grading_the_same_files_again_gives_the_same_rows_graded_the_same_way(graded):
+    """Each shard run graded its share of the class a second time: every row it ran and its CSV line, and what
+    its gradebook records about how it graded, are exactly the whole run's. (An unreadable file's row takes the
+    lesson of the class, which a shard may not see: the merge completes it, as the merge tests below show.)"""
+    _, whole, shards = graded
+    first = json.loads((whole / "grades.json").read_text())
+    rows = {row["submission"]: row for row in first["submissions"]}
+    lines = {line["submission"]: line for line in csv.DictReader((whole / "grades.csv").open())}
+    again = []
+    for shard in shards:
+        data = json.loads((shard / "grades.json").read_text())
+        assert data["grader"] == first["grader"]
+        shard_lines = {line["submission"]: line for line in csv.DictReader((shard / "grades.csv").open())}
+        for row in data["submissions"]:
+            if row["status"] != "unreadable":
+                assert row == rows[row["submission"]], row["submission"]
+                assert shard_lines[row["submission"]] == lines[row["submission"]], row["submission"]
+                again.append(row["submission"])
+    assert len(again) == len(CLASS) - 1  # ana, ben and cy, each graded twice
 
 
 def test_a_shard_gradebook_records_which_shard_of_how_many_and_the_class_it_saw(graded):
