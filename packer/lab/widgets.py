@@ -295,17 +295,23 @@ def policies_view(question: str, limit: int, encoding: str = "cl100k_base", with
     return _guarded(build)
 
 
-def explore_policies(question: str | None = None, limit: int = 600, high: int = 2000) -> Explorer:
-    """A question menu and a budget slider over policies_view."""
+def _question_menu(question: str | None) -> widgets.Dropdown:
+    """A menu of lesson 06's questions, opened on `question` (the first when None)."""
     from packer.lab.retrieval import QUESTIONS
 
+    return widgets.Dropdown(
+        options=list(QUESTIONS),
+        value=question or QUESTIONS[0],
+        description="question",
+        layout=widgets.Layout(width="640px"),
+    )
+
+
+def explore_policies(question: str | None = None, limit: int = 600, high: int = 2000) -> Explorer:
+    """A question menu and a budget slider over policies_view."""
+
     controls = {
-        "question": widgets.Dropdown(
-            options=list(QUESTIONS),
-            value=question or QUESTIONS[0],
-            description="question",
-            layout=widgets.Layout(width="640px"),
-        ),
+        "question": _question_menu(question),
         "limit": _slider("budget (tokens)", limit, 50, high),
     }
     return Explorer(policies_view, controls)
@@ -397,15 +403,9 @@ def explore_beyond(
     question: str | None = None, limit: int = 600, threshold: float = 0.5, lam: float = 0.7, high: int = 2000
 ) -> Explorer:
     """A question menu, a budget slider, and sliders for the filter's threshold and MMR's λ over beyond_view."""
-    from packer.lab.retrieval import QUESTIONS
 
     controls = {
-        "question": widgets.Dropdown(
-            options=list(QUESTIONS),
-            value=question or QUESTIONS[0],
-            description="question",
-            layout=widgets.Layout(width="640px"),
-        ),
+        "question": _question_menu(question),
         "limit": _slider("budget (tokens)", limit, 50, high),
         "threshold": _float_slider("filter threshold (Jaccard)", threshold, 0.05, 1.0, 0.05),
         "lam": _float_slider("MMR λ", lam, 0.0, 1.0, 0.05),
