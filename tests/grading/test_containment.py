@@ -52,10 +52,14 @@ def hostile_cells(other: Path, gradebook: Path, port: int) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def contained(tmp_path_factory):
-    """One contained grading run over the hostile class and an honest learner; yields what to check."""
+    """One contained grading run over the hostile class and an honest learner; yields what to check. The run has
+    a deep TMPDIR, as batch systems often set one far down a job folder: Unix socket paths hold at most 107 bytes,
+    too few for a contained kernel's sockets there, so the grader must put its run folder elsewhere."""
     base = tmp_path_factory.mktemp("containment")
     folder, gradebook = base / "submissions", base / "grades"
     folder.mkdir()
+    deep = base / ("job-" + "x" * 60) / "tmp"
+    deep.mkdir(parents=True)
     other = folder / "honest-01_assemble_context.ipynb"
     nbformat.write(solution(), other)
     server = socket.socket()
@@ -90,6 +94,7 @@ def contained(tmp_path_factory):
         "120",
         "--sandbox",
         "required",
+        env={**os.environ, "TMPDIR": str(deep)},
         timeout=900,
     )
     stop.set()
@@ -107,6 +112,7 @@ def contained(tmp_path_factory):
         "other": other,
         "honest_bytes": honest_bytes,
         "kinds": list(cells),
+        "deep_tmpdir": deep,
     }
     for leftover in (Path.home() / MARK, Path("/tmp") / MARK):
         leftover.unlink(missing_ok=True)
@@ -124,27 +130,13 @@ def test_an_honest_learner_gets_no_note_about_the_kernels_own_housekeeping(conta
     assert contained["rows"]["honest"]["status"] == "graded"
 
 
-def test_a_deep_tmpdir_does_not_make_the_kernels_sockets_too_long(tmp_path):
-    """Unix socket paths hold at most 107 bytes; batch systems often set TMPDIR deep down a job folder."""
-    deep = tmp_path / ("job-" + "x" * 60) / "tmp"
-    deep.mkdir(parents=True)
-    folder = tmp_path / "class"
-    folder.mkdir()
-    nbformat.write(solution(), folder / "alice-01_assemble_context.ipynb")
-    run = grade_cli(
-        str(folder),
-        "--out",
-        str(tmp_path / "grades"),
-        "--jobs",
-        "1",
-        env={**os.environ, "TMPDIR": str(deep)},
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    [row] = json.loads((tmp_path / "grades" / "grades.json").read_text(encoding="utf-8"))["submissions"]
+def test_a_deep_tmpdir_does_not_make_the_kernels_sockets_too_long(contained):
+    """The class was graded with a TMPDIR too deep for a contained kernel's sockets (see the fixture)."""
+    assert contained["run"].returncode == 0, contained["run"].stderr[-2000:]
+    row = contained["rows"]["honest"]
     assert (row["status"], row["score"]) == ("graded", row["max_score"]), row["notes"]
     assert row["containment"].startswith("bubblewrap")
-    assert list(deep.iterdir()) == []  # nothing left behind either place
+    assert list(contained["deep_tmpdir"].iterdir()) == []  # nothing left behind either place
 
 
 @pytest.mark.parametrize(
