@@ -58,8 +58,8 @@ lab-env:
 	@env -i $(LAB_ENV) env
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
-# graded class, a JupyterLab and its browser) are built once: on 2 cores the suite takes about 8 minutes
-# instead of 11. `.venv/bin/python -m pytest tests/core` still runs a part of it in one process.
+# graded class, a JupyterLab and its browser) are built once (CI measured 622 s for all of `bash .ci/run` on
+# 2 cores, 2026-12-01, before lesson 08). `.venv/bin/python -m pytest tests/core` runs a part of it in one process.
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
