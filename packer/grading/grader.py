@@ -1,7 +1,7 @@
 """Grade a class's exercise notebooks: each in its own fresh kernel, in parallel, never losing a grade.
 
     python -m packer.grading SUBMISSIONS... --out DIR [--jobs N] [--timeout S] [--notebook-timeout S]
-                             [--questions QID...] [--lesson LESSON] [--due WHEN] [--wait] [--shard K/N]
+                             [--questions QID...] [--lesson LESSON] [--due WHEN] [--wait] [--shard K/N|auto|auto/N]
                              [--canvas-column LESSON=NAME] [--excel-bom]
 
 SUBMISSIONS are notebooks, zip archives or folders of them, laid out as nbgrader, Canvas, Moodle or
@@ -12,7 +12,8 @@ The latest submission of each learner and lesson counts; earlier ones stay as ro
 Writes DIR/grades.csv, DIR/grades.json, DIR/lms/ (the files Canvas, Moodle and nbgrader import),
 DIR/feedback/, DIR/gradescope/, DIR/report.md and DIR/answers/; grading into an existing gradebook updates
 the rows graded now and keeps every other row. Ctrl-C stops cleanly.
---shard K/N grades only the K-th of N shares of the class (for a batch engine's job array);
+--shard K/N grades only the K-th of N shares of the class (for a batch engine's job array; --shard auto
+takes K and N from Slurm's array variables, --shard auto/N takes K from Slurm or Kubernetes);
 `python -m packer.grading.merge` combines the N shard gradebooks into the gradebook of the whole class.
 """
 
@@ -52,7 +53,7 @@ from packer.grading.pool import Pool, peak_memory_mb
 from packer.grading.reports import feedback_name, to_markdown
 from packer.grading.running import Options, lesson_of, lessons, screened
 from packer.grading.sandbox import Limits, probe
-from packer.grading.shards import class_digest, parse_shard, shard_of
+from packer.grading.shards import class_digest, engine_shard, parse_shard, shard_of
 from packer.grading.submissions import (
     Submission,
     check_paths,
@@ -352,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         "--shard",
         default="",
         metavar="K/N",
-        help="grade only shard K of N (1 <= K <= N); merge the N shard gradebooks afterwards",
+        help="grade only shard K of N (1 <= K <= N); merge the N shard gradebooks afterwards. 'auto' takes K and "
+        "N from a Slurm job array (--array=1-N), 'auto/N' only K, from Slurm or a Kubernetes Indexed Job",
     )
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0 or args.notebook_timeout <= 0:
@@ -376,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             limits = None
     try:
-        shard = parse_shard(args.shard) if args.shard else None
+        shard = (engine_shard(args.shard, os.environ) or parse_shard(args.shard)) if args.shard else None
         due = parse_due(args.due) if args.due else None
         given = check_paths(args.submissions)
         paths = course_submissions(given)

@@ -18,6 +18,7 @@ from typing import Any
 
 from packer.grading.gradebook import (
     FORMAT,
+    UNLISTED,
     Gradebook,
     _read_ours,
     check_out_path,
@@ -25,6 +26,7 @@ from packer.grading.gradebook import (
     from_row,
     open_gradebook,
     options_of,
+    read_journal,
     write_gradebook,
 )
 from packer.grading.grader import complete_rows, no_interrupts
@@ -38,7 +40,17 @@ Shards = list[tuple[Path, dict[str, Any]]]  # each shard gradebook's folder and 
 
 def read_shard(folder: Path) -> dict[str, Any]:
     """A shard gradebook's grades.json; a ValueError naming the folder when it is not one."""
+    if not folder.exists():
+        raise ValueError(f"{folder}: no such folder (a shard gradebook is the --out folder of its grading run)")
     data = _read_ours(folder / "grades.json") if folder.is_dir() else None
+    if data is None and folder.is_dir() and not any(p.name not in UNLISTED for p in folder.iterdir()):
+        graded = len(read_journal(folder))
+        rows = f"the {graded} rows it graded are" if graded > 1 else "the row it graded is"
+        kept = f"; {rows} kept in its journal for that run" if graded else ""
+        raise ValueError(
+            f"{folder}: no gradebook yet: this shard's grading stopped before it finished (cancelled, killed or "
+            f"out of time){kept}; run the shard again with the same --shard and --out, then merge"
+        )
     if data is None or data.get("format") != FORMAT:
         raise ValueError(f"{folder}: not a gradebook written by this grader (no grades.json of ours in it)")
     if not isinstance(data.get("gradebook", {}).get("shard"), dict):

@@ -6,6 +6,12 @@ options, or would write where it must not, refuses and writes nothing.
 One small class is graded once whole and once in three shards (files listed in other orders) for the module:
 each shard run grades its learners again, apart from the whole run, so the module also shows that grading the
 same files again gives the same gradebook.
+
+At the end, the shipped Slurm job scripts on a real Slurm (Debian's slurm-wlm and munge on 127.0.0.1, started
+in a temporary folder and stopped by pid: slurm_cluster.py): a job array grades the same class in two shards, a
+job that depends on it merges them, and the result is the whole run's gradebook byte for byte; a shard
+cancelled while it grades leaves the merge job cancelled by Slurm and a merge by hand refusing, saying why.
+Where Slurm is not installed those two are skips that say so; `.ci/run` installs it.
 """
 
 from __future__ import annotations
@@ -14,15 +20,18 @@ import csv
 import json
 import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 import packer.grading.grader as grade
 import packer.grading.merge as merge
-from packer.grading.demo_class import write_submission
-from packer.grading.shards import parse_shard, shard_of
+from packer.grading.gradebook import JOURNAL_NAME, read_journal
+from packer.grading.demo_class import ROOT, write_submission
+from packer.grading.shards import engine_shard, parse_shard, shard_of
 from packer.grading.submissions import find_submissions, naming_root
+from slurm_cluster import Cluster, missing
 
 CLASS = {"ana": "correct", "ben": "strict-comparison", "cy": "untouched", "dee": "not-json"}
 SHARDS = 3
@@ -94,6 +103,64 @@ def test_a_bad_shard_is_refused_before_grading(raw, tmp_path):
         assert stop.value.code == 2 and not (tmp_path / "out").exists()
 
 
+def slurm(task: int, low: int = 1, high: int = 4, count: int | None = None) -> dict[str, str]:
+    """The variables Slurm gives a task of an array (as sbatch --array=LOW-HIGH sets them)."""
+    return {
+        "SLURM_ARRAY_TASK_ID": str(task),
+        "SLURM_ARRAY_TASK_MIN": str(low),
+        "SLURM_ARRAY_TASK_MAX": str(high),
+        "SLURM_ARRAY_TASK_COUNT": str(high - low + 1 if count is None else count),
+    }
+
+
+@pytest.mark.parametrize(
+    ("raw", "env", "shard"),
+    [
+        ("auto", slurm(3), (3, 4)),  # sbatch --array=1-4: task 3 is shard 3 of 4
+        ("auto", slurm(1, 1, 1), (1, 1)),
+        ("auto/8", slurm(5, 2, 5, count=2), (5, 8)),  # a rerun of shards 2 and 5 of 8: --array=2,5
+        ("auto/4", slurm(4), (4, 4)),
+        (" auto / 3 ", {"JOB_COMPLETION_INDEX": "0"}, (1, 3)),  # a Kubernetes Indexed Job numbers pods from 0
+        ("auto/3", {"JOB_COMPLETION_INDEX": "2"}, (3, 3)),
+        ("2/8", slurm(3), None),  # K/N given: the engine is not asked
+    ],
+)
+def test_shard_auto_takes_the_shard_from_the_batch_engine(raw, env, shard):
+    assert engine_shard(raw, env) == shard
+
+
+@pytest.mark.parametrize(
+    ("raw", "env", "says"),
+    [
+        ("auto", {}, "neither SLURM_ARRAY_TASK_ID .* nor JOB_COMPLETION_INDEX"),
+        ("auto/4", {"PATH": "/bin"}, "neither SLURM_ARRAY_TASK_ID"),
+        ("auto", slurm(0, 0, 3), "runs tasks 0 to 3 .*numbered 1 to N"),  # sbatch --array=0-3
+        ("auto", slurm(2, 2, 5, count=2), "tasks 2 to 5 .*2 of them .*--shard auto/N"),  # a rerun needs N
+        ("auto/4", slurm(0, 0, 3), "SLURM_ARRAY_TASK_ID=0 is not a shard from 1 to 4"),
+        ("auto/4", slurm(5, 1, 5), "SLURM_ARRAY_TASK_ID=5 is not a shard from 1 to 4"),
+        ("auto", {"JOB_COMPLETION_INDEX": "1"}, "not told how many completions .*--shard auto/N"),
+        ("auto/2", {"JOB_COMPLETION_INDEX": "2"}, "JOB_COMPLETION_INDEX=2 is not below N=2"),
+        ("auto/2", {"JOB_COMPLETION_INDEX": "one"}, "JOB_COMPLETION_INDEX is 'one', not a whole number"),
+        ("auto", {"SLURM_ARRAY_TASK_ID": "1"}, "SLURM_ARRAY_TASK_MIN is '', not a whole number"),
+        ("auto/3", {**slurm(1), "JOB_COMPLETION_INDEX": "0"}, "both SLURM_ARRAY_TASK_ID .* and JOB_COMPLETION_INDEX"),
+        ("auto/0", slurm(1), "N >= 1"),
+    ],
+)
+def test_shard_auto_refuses_a_task_whose_shard_it_cannot_work_out_naming_the_variables(raw, env, says, tmp_path):
+    with pytest.raises(ValueError, match=f"^--shard.*{says}"):
+        engine_shard(raw, env)
+
+
+def test_the_grader_refuses_shard_auto_outside_a_batch_engine_before_grading(tmp_path, monkeypatch, capsys):
+    for name in ("SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"):
+        monkeypatch.delenv(name, raising=False)
+    write_submission(tmp_path / "class", "ana", "untouched")
+    with pytest.raises(SystemExit) as stop:
+        grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", "auto"])
+    assert stop.value.code == 2 and not (tmp_path / "out").exists()
+    assert "neither SLURM_ARRAY_TASK_ID" in capsys.readouterr().err
+
+
 # --- merging ----------------------------------------------------------------------------------------------------
 def test_merged_shards_are_byte_identical_to_one_run_over_the_whole_class(graded, tmp_path):
     _, whole, shards = graded
@@ -143,6 +210,16 @@ def edited(shard: Path, tmp_path: Path, change) -> Path:
     return copy
 
 
+def stopped(gradebook: Path, tmp_path: Path, rows: int) -> Path:
+    """The folder a shard's grader leaves when SIGTERM (scancel, a time limit) stops it: no gradebook, only the
+    journal of the rows it had graded (here the first `rows` rows of `gradebook`)."""
+    folder = tmp_path / f"{gradebook.name}-stopped-{rows}"
+    folder.mkdir(exist_ok=True)
+    graded = json.loads((gradebook / "grades.json").read_text())["submissions"][:rows]
+    (folder / JOURNAL_NAME).write_text("".join(json.dumps(row) + "\n" for row in graded))
+    return folder
+
+
 def test_a_merge_refuses_missing_duplicate_or_mismatched_shards_and_writes_nothing(graded, tmp_path, capsys):
     folder, whole, (one, two, three) = graded
     out = tmp_path / "merged"
@@ -177,6 +254,10 @@ def test_a_merge_refuses_missing_duplicate_or_mismatched_shards_and_writes_nothi
             "the shards drew their reports with matplotlib 0.1",
         ),
         ((one, two, folder), "not a gradebook"),
+        ((one, two, stopped(three, tmp_path, rows=1)), "no gradebook yet: this shard's grading stopped"),
+        ((one, two, stopped(three, tmp_path, rows=1)), "the row it graded is kept in its journal"),
+        ((one, two, stopped(whole, tmp_path, rows=2)), "the 2 rows it graded are kept in its journal"),
+        ((one, two, stopped(three, tmp_path, rows=0)), "run the shard again with the same --shard and --out"),
     ]
     for given, why in cases:
         assert merge_into(out, *given) == 2, why
@@ -279,3 +360,100 @@ def test_a_shard_with_no_share_of_the_class_still_writes_its_gradebook(tmp_path)
     data = json.loads((tmp_path / "out" / "grades.json").read_text())
     assert data["submissions"] == [] and data["gradebook"]["shard"]["class_submissions"] == 1
     assert (tmp_path / "out" / "grades.csv").read_text().startswith("submission,learner")
+
+
+# --- on a real Slurm: the shipped job scripts -----------------------------------------------------------------
+SCRIPTS = ROOT / "packer" / "grading" / "slurm"
+needs_slurm = pytest.mark.skipif(bool(missing()), reason=missing() or "Slurm is installed")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    started = Cluster(tmp_path_factory.mktemp("slurm"))
+    try:
+        started.start()
+        yield started
+    finally:
+        started.stop()
+        assert started.running() == [], "a daemon outlived its SIGTERM and SIGKILL"
+        assert started.leftovers() == [], "processes of the cluster or its jobs are still running"
+
+
+def submit(cluster: Cluster, logs: Path, *args: str) -> str:
+    """sbatch from the workbook's folder, as the README says; the job's id. Logs go to `logs`, not the checkout."""
+    output = "%x-%A_%a.out" if any(a.startswith("--array") for a in args) else "%x-%j.out"
+    return cluster.slurm("sbatch", "--parsable", f"--output={logs}/{output}", *args, cwd=ROOT).strip()
+
+
+def submit_grading(cluster: Cluster, logs: Path, folder: Path, shards: Path, grades: Path, timeout: int) -> tuple:
+    """The README's two sbatch lines: the grading array (2 tasks) and the merge after it; their job ids.
+    Each task gets 1 CPU, so both run at once on this two-core node (the script asks for 2 CPUs and 4 GB)."""
+    array = submit(
+        cluster,
+        logs,
+        "--array=1-2",
+        "--cpus-per-task=1",
+        "--mem=2G",
+        str(SCRIPTS / "grade.sbatch"),
+        str(folder),
+        str(shards),
+        "--timeout",
+        str(timeout),
+    )
+    return array, submit(
+        cluster, logs, f"--dependency=afterok:{array}", str(SCRIPTS / "merge.sbatch"), str(shards), str(grades)
+    )
+
+
+def log_text(logs: Path) -> str:
+    """Every job's log, for an assertion's message."""
+    return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')}" for p in sorted(logs.glob("*.out")))
+
+
+@needs_slurm
+def test_a_slurm_array_and_its_merge_job_grade_the_class_as_one_run_would(graded, cluster, tmp_path):
+    folder, whole, _ = graded
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    array, merged = submit_grading(cluster, logs, folder, tmp_path / "shards", tmp_path / "grades", timeout=20)
+    cluster.wait_done(240)
+    states = [cluster.state(f"{array}_1"), cluster.state(f"{array}_2"), cluster.state(merged)]
+    assert states == ["COMPLETED"] * 3, log_text(logs)
+    for index in (1, 2):
+        data = json.loads((tmp_path / "shards" / str(index) / "grades.json").read_text())
+        shard = data["gradebook"]["shard"]
+        assert (shard["index"], shard["count"]) == (index, 2), "each task took its shard from Slurm"
+        assert data["submissions"], "each task graded a share of the class"
+    assert tree(tmp_path / "grades") == tree(whole)
+    assert f"merged 2 shards ({len(CLASS)} submissions)" in log_text(logs)
+    assert not list(ROOT.glob("slurm-*.out")), "no job wrote its log into the checkout"
+
+
+@needs_slurm
+def test_a_shard_cancelled_while_grading_cancels_the_merge_and_a_merge_by_hand_refuses(cluster, tmp_path, capsys):
+    folder = tmp_path / "submissions"
+    for name, kind in CLASS.items():
+        write_submission(folder, name, kind)
+    # A learner whose notebook runs for ever, in shard 2: its task is still grading when it is cancelled.
+    slow = next(f"slow{n}" for n in range(100) if shard_of(f"submissions/slow{n}.ipynb", 2) == 2)
+    write_submission(folder, slow, "runaway")
+    logs, shards = tmp_path / "logs", tmp_path / "shards"
+    logs.mkdir()
+    array, merged = submit_grading(cluster, logs, folder, shards, tmp_path / "grades", timeout=120)
+    deadline = time.monotonic() + 120  # shard 1 done; shard 2 has journaled a row and is on the endless one
+    while cluster.state(f"{array}_1") != "COMPLETED" or not read_journal(shards / "2"):
+        assert time.monotonic() < deadline and cluster.state(f"{array}_2") in ("PENDING", "RUNNING"), log_text(logs)
+        time.sleep(0.5)
+    cluster.slurm("scancel", f"{array}_2")
+    cluster.wait_done(60)
+    assert cluster.state(f"{array}_2") == "CANCELLED", log_text(logs)
+    assert cluster.state(merged) == "CANCELLED", "Slurm cancels the merge that its failed dependency never starts"
+    assert not (tmp_path / "grades").exists()
+    assert "interrupted by SIGTERM" in log_text(logs)
+    capsys.readouterr()
+    assert merge_into(tmp_path / "by-hand", *sorted(shards.iterdir())) == 2  # merge shards/*
+    refusal = capsys.readouterr().err
+    assert f"{shards / '2'}: no gradebook yet: this shard's grading stopped before it finished" in refusal
+    assert "kept in its journal" in refusal
+    assert "run the shard again with the same --shard and --out" in refusal
+    assert not (tmp_path / "by-hand").exists()
