@@ -14,8 +14,11 @@ How, and why this way:
 - nbconvert's HTML exporter (its `lab` template), the tool JupyterLab's own File > Save and Export Notebook As >
   HTML uses, renders each notebook from its saved outputs. Nothing is executed (the exporter runs no preprocessor
   that executes unless told to, and this builder never tells it): the pages show exactly what strict nbval checked.
-  Jupyter Book 1 and mystmd were the alternatives; Jupyter Book 1 loads MathJax from a CDN and mystmd's HTML build
-  downloads its theme, and both would be one more toolchain for what nbconvert, already installed, does.
+  Jupyter Book 1 and Jupyter Book 2 / mystmd were the alternatives. Jupyter Book 1 is Sphinx, whose MathJax comes
+  from a CDN unless MathJax is shipped separately (https://github.com/sphinx-doc/sphinx/issues/3599: "MathJax (and
+  the necessary fonts) is very large, it is not included in Sphinx"); mystmd renders its web pages with a separate
+  theme application, a React/Remix app (https://mystmd.org/guide/theme-developer). Either is one more toolchain for
+  what nbconvert, already installed with JupyterLab, does from the saved outputs.
 - Nothing is loaded from the network when a page is viewed. nbconvert's lab template loads require.js and MathJax
   2.7.7 from cdnjs.cloudflare.com (`HTMLExporter.require_js_url`, `HTMLExporter.mathjax_url`, templates
   `lab/index.html.j2` and `base/mathjax.html.j2`), mermaid from cdnjs when a page has a diagram
