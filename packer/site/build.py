@@ -28,7 +28,8 @@ How, and why this way:
   page (nbconvert's `resources.include_css`), with no web font.
 - Math: the markdown renderer (a subclass of nbconvert's IPythonRenderer, fed by nbconvert's own math-aware mistune
   parser, so `$` inside code is left alone) writes each `$...$` and `$$...$$` as MathML with latex2mathml at build
-  time. Browsers render MathML Core themselves (Chromium since 109, Firefox, Safari): no MathJax to ship.
+  time. Browsers render MathML Core themselves (MDN marks it Baseline 2023, Chrome 109 the last to ship it:
+  https://developer.mozilla.org/en-US/docs/Web/MathML): no MathJax to ship.
 - Widgets: an explorer needs a kernel. Each widget view is replaced by one line saying how to run it live, the
   controls' saved values, and what its Output widget showed when the lesson was last run (the figure and text
   saved in the notebook's `metadata.widgets` state): a still of the explorer, with no JavaScript.
