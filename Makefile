@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab lab-env test lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv lock lab lab-env site test lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -56,6 +56,14 @@ lab: $(STAMP)
 # start their JupyterLab with exactly this.
 lab-env:
 	@env -i $(LAB_ENV) env
+
+# The lessons and exercises as a static web site in SITE (default _site/, git-ignored), from their saved outputs
+# (nothing is executed): open _site/index.html, or copy the folder to any static host. SOLUTIONS=1 adds the
+# worked answers (for instructors). A folder the builder did not make is never replaced. See packer/site/build.py.
+SITE ?= _site
+SOLUTIONS ?=
+site: $(STAMP)
+	$(BIN)/python -m packer.site $(call shell_quote,$(SITE)) $(if $(filter-out 0,$(SOLUTIONS)),--solutions)
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
 # graded class, a JupyterLab and its browser) are built once (CI measured 622 s for all of `bash .ci/run` on

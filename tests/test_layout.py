@@ -5,6 +5,7 @@ packer.lab        what the lessons draw with       imports: core, lab
 packer.checking   the exercises' self-checks       imports: core, checking
 packer.grading    the instructor's grader          imports: core, checking, grading
 packer.classroom  serving a class (make hub)       imports: classroom
+packer.site       the lessons as a web site        imports: site
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "packer"
-SUBPACKAGES = ("lab", "checking", "grading", "classroom")
+SUBPACKAGES = ("lab", "checking", "grading", "classroom", "site")
 MAY_IMPORT = {
     "core": {"core"},
     "lab": {"core", "lab"},
     "checking": {"core", "checking"},
     "grading": {"core", "checking", "grading"},
     "classroom": {"classroom"},  # the hub's configuration loads it: nothing of the packers
+    "site": {"site"},  # make site reads the notebooks as files: nothing of the packers
 }
 HEAVY = (
     "ipywidgets",
@@ -147,7 +149,13 @@ def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_f
         "validation.py",
     ]
     assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(SUBPACKAGES)
-    audience = {"lab": "the lessons", "checking": "learners", "grading": "instructor", "classroom": "instructor"}
+    audience = {
+        "lab": "the lessons",
+        "checking": "learners",
+        "grading": "instructor",
+        "classroom": "instructor",
+        "site": "readers",
+    }
     for name in SUBPACKAGES:
         docstring = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8")))
         assert docstring and audience[name] in docstring.splitlines()[0], (name, docstring)

@@ -1,0 +1,29 @@
+"""`python -m packer.site OUT [--solutions] [--root DIR]`: the lessons and exercises as a static site in OUT."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from packer.site.build import SiteError, build
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the site; print where it is, or the error that stopped it (exit 2)."""
+    parser = argparse.ArgumentParser(prog="python -m packer.site", description=__doc__)
+    parser.add_argument("out", type=Path, help="the folder to write (made by this command, or new)")
+    parser.add_argument("--solutions", action="store_true", help="include solutions/ (for instructors)")
+    parser.add_argument("--root", type=Path, default=Path.cwd(), help="the repository (default: here)")
+    args = parser.parse_args(argv)
+    try:
+        pages = build(args.root, args.out, solutions=args.solutions)
+    except SiteError as error:
+        print(f"python -m packer.site: {error}", file=sys.stderr)
+        return 2
+    print(f"{len(pages)} pages written to {args.out}/ (open {args.out / 'index.html'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

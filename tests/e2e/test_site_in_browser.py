@@ -1,0 +1,189 @@
+"""The site `make site` builds, read in Chromium as a learner reads it: from the index through every lesson and
+exercise by their links, every figure loaded, every link of the site answered, math rendered, no raw markdown,
+each explorer shown as it was saved, and not one request to anywhere but the server on 127.0.0.1.
+
+The whole site is built once for the module (packer.site.build, as `make site` does) into a temporary folder and
+served by Python's http.server from a thread; one page is also opened from the folder itself (file://)."""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from packer.site.build import LIVE_NOTE, build
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+EXERCISES = sorted((ROOT / "exercises").glob("exercise_*.ipynb"))
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "_site"
+    build(ROOT, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    """The site served on a free port of 127.0.0.1; its base URL."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def reader(browser, server: str) -> Iterator[tuple[object, list[str]]]:
+    """A browser page that may load only from `server` (and data: URLs); every other request is blocked and listed."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(30_000)
+    outside: list[str] = []
+
+    def only_ours(route) -> None:
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_ours)
+    context.on("request", lambda r: None if r.url.startswith((server, "data:")) else outside.append(r.url))
+    try:
+        yield context.new_page(), outside
+    finally:
+        context.close()
+
+
+def views(notebook_path: Path) -> int:
+    """How many widget views (explorers) the notebook saved."""
+    cells = nbformat.read(notebook_path, as_version=4).cells
+    return sum(WIDGET_VIEW in o.get("data", {}) for c in cells if c.cell_type == "code" for o in c.outputs)
+
+
+def follow_next(page, first_link: str) -> list[str]:
+    """Click `first_link` on the index, then each page's "next" link until the last page: the pages' paths."""
+    page.locator(f'a[href="{first_link}"]').first.click()
+    page.wait_for_load_state("load")
+    seen = [page.url]
+    while page.locator("nav.site-nav a.site-next").count():
+        page.locator("nav.site-nav a.site-next").first.click()
+        page.wait_for_load_state("load")
+        seen.append(page.url)
+    return seen
+
+
+# What a page is checked for, read in the browser: figures that did not load, math elements with no size, TeX and
+# markdown marks left in the rendered text (code and math taken out), and each explorer's still.
+READ_PAGE = """() => {
+    const broken = [...document.images].filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.alt);
+    const math = [...document.querySelectorAll('math')];
+    const flat = math.filter(m => { const r = m.getBoundingClientRect(); return !(r.width > 0 && r.height > 0); });
+    const prose = [...document.querySelectorAll('.jp-RenderedMarkdown')].map(cell => {
+        const copy = cell.cloneNode(true);
+        copy.querySelectorAll('code, pre, math').forEach(e => e.remove());
+        return copy.innerText;
+    }).join('\\n');
+    const stills = [...document.querySelectorAll('.site-live-note')].map(note => {
+        const area = note.closest('.jp-Cell-outputWrapper') || note.parentElement;
+        return {note: note.innerText, images: [...area.querySelectorAll('img')].filter(i => i.naturalWidth > 0).length,
+                controls: area.querySelectorAll('.site-controls li').length};
+    });
+    return {broken, images: document.images.length, math: math.length, flat: flat.length, prose, stills,
+            mathml: typeof MathMLElement !== 'undefined',
+            links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))};
+}"""
+RAW_MARKDOWN = re.compile(r"^\s*(#{1,6} |\*\*|```|- \[)|\]\(|\*\*\w", re.MULTILINE)
+RAW_TEX = re.compile(r"\$[^$\n]*\\[a-zA-Z]+|\$\$|\\(frac|text|sum|cdot|lambda)\b")
+
+
+def test_the_site_read_from_the_index_through_every_lesson_and_exercise(site, server, reader, screenshots):
+    page, outside = reader
+    page.goto(server + "index.html")
+    lessons = follow_next(page, f"notebooks/{LESSONS[0].stem}.html")
+    assert lessons == [f"{server}notebooks/{p.stem}.html" for p in LESSONS]
+    page.goto(server + "index.html")
+    exercises = follow_next(page, f"exercises/{EXERCISES[0].stem}.html")
+    assert exercises == [f"{server}exercises/{p.stem}.html" for p in EXERCISES]
+    page.goto(server + "index.html")
+    assert "solutions/" not in page.content()
+
+    checked: set[str] = set()
+    math_pages = []
+    for url, source in zip(lessons + exercises, LESSONS + EXERCISES):
+        page.goto(url)
+        read = page.evaluate(READ_PAGE)
+        name = source.name
+        assert read["broken"] == [], f"{name}: figures that did not load: {read['broken']}"
+        assert read["flat"] == 0, f"{name}: {read['flat']} of {read['math']} math elements not rendered"
+        assert not RAW_TEX.search(read["prose"]), f"{name}: TeX left: {RAW_TEX.search(read['prose'])}"
+        assert not RAW_MARKDOWN.search(read["prose"]), f"{name}: raw markdown: {RAW_MARKDOWN.search(read['prose'])}"
+        if read["math"]:
+            math_pages.append(source.stem)
+            assert read["mathml"], "this Chromium has no MathML"
+        expected = views(source) if source in LESSONS else 0
+        assert len(read["stills"]) == expected, f"{name}: {len(read['stills'])} explorer stills, {expected} saved"
+        for still in read["stills"]:
+            assert "make lab" in still["note"] and still["controls"] >= 1, f"{name}: {still}"
+        if source in LESSONS and source.stem != "00_start_here":  # lesson 00's explorer is a slider and a label
+            assert all(s["images"] >= 1 for s in read["stills"][:1]), f"{name}: the explorer's figure: {read['stills']}"
+        for href in read["links"]:
+            if re.match(r"[a-z]+:|#", href):
+                continue  # a web page the prose cites (never loaded here), or an anchor
+            target = urllib.parse.urljoin(url, href).split("#")[0]
+            if target in checked:
+                continue
+            with urllib.request.urlopen(target, timeout=10) as answer:
+                assert answer.status == 200, f"{name}: {href} answered {answer.status}"
+            checked.add(target)
+    assert {"06_policies", "08_beyond_greedy"} <= set(math_pages), math_pages
+    assert any(t.endswith(".ipynb") for t in checked) and len(checked) > len(LESSONS) + len(EXERCISES)
+
+    page.goto(server + "notebooks/06_policies.html")
+    page.locator("math[display='block']").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "site-06-math.png"))
+    page.locator(".site-live-note").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "site-06-explorer.png"))
+    assert outside == [], f"requests off 127.0.0.1: {outside}"
+
+
+def test_a_page_opened_from_the_folder_itself_shows_its_figures_and_fetches_nothing(site, browser):
+    """Opened as a file (double-clicked in a file manager): the same page, nothing requested but its own file."""
+    context = browser.new_context()
+    requested: list[str] = []
+    context.on("request", lambda r: requested.append(r.url))
+    try:
+        page = context.new_page()
+        page.goto((site / "notebooks" / "01_assemble_context.html").as_uri())
+        read = page.evaluate(READ_PAGE)
+        assert read["images"] >= 1 and read["broken"] == []
+        assert LIVE_NOTE.replace("<code>", "").replace("</code>", "") in read["stills"][0]["note"]
+        assert [u for u in requested if not u.startswith(("file:", "data:"))] == []
+    finally:
+        context.close()
+
+
+def test_a_missing_page_answers_404_so_the_link_check_would_see_it(server):
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(server + "notebooks/no_such_lesson.html", timeout=10)
+    assert answer.value.code == 404

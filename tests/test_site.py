@@ -1,0 +1,213 @@
+"""`make site` (packer/site/): the lessons as static pages from their saved outputs, in order, with no solutions unless
+asked, nothing loaded from the network, the same bytes for the same notebooks, and no folder of someone else's replaced.
+
+Most tests build a small copy of the repository (two lessons, two exercises, their solutions) to stay quick; the
+browser test (tests/e2e/test_site_in_browser.py) builds and reads the whole site."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from packer.site.__main__ import main
+from packer.site.build import LIVE_NOTE, MARKER, SiteError, build
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSONS = ["00_start_here.ipynb", "06_policies.ipynb"]  # 06 has math and an explorer
+EXERCISES = ["exercise_01_assemble_context.ipynb", "exercise_05_counting_units.ipynb"]  # they link to solutions
+
+
+class Tags(HTMLParser):
+    """Every start tag of a page with its attributes, and the page's visible text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag in ("style", "script"):
+            self._hidden += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("style", "script"):
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.text.append(data)
+
+
+def parse(path: Path) -> Tags:
+    tags = Tags()
+    tags.feed(path.read_text(encoding="utf-8"))
+    return tags
+
+
+def small_repository(base: Path) -> Path:
+    """A repository with two lessons, two exercises and their solutions, copied from this one."""
+    root = base / "repo"
+    for folder, names in (
+        ("notebooks", LESSONS),
+        ("exercises", EXERCISES),
+        ("solutions", [n.replace("exercise_", "solution_") for n in EXERCISES]),
+    ):
+        (root / folder).mkdir(parents=True)
+        for name in names:
+            shutil.copyfile(ROOT / folder / name, root / folder / name)
+    return root
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return small_repository(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="module")
+def site(repo: Path) -> Path:
+    out = repo.parent / "site"
+    build(repo, out)
+    return out
+
+
+def pages(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.html"))
+
+
+def test_the_index_lists_the_lessons_in_order_then_the_exercises_and_no_solutions(site):
+    hrefs = [a["href"] for tag, a in parse(site / "index.html").tags if tag == "a" and a["href"].endswith(".html")]
+    assert hrefs == [f"notebooks/{n[:-6]}.html" for n in LESSONS] + [f"exercises/{n[:-6]}.html" for n in EXERCISES]
+    assert not (site / "solutions").exists()
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*.ipynb")) == sorted(
+        [f"notebooks/{n}" for n in LESSONS] + [f"exercises/{n}" for n in EXERCISES]
+    )
+
+
+def test_each_page_is_titled_by_its_first_heading_and_links_back_next_and_to_its_download(site, repo):
+    first, second = (site / "notebooks" / n.replace(".ipynb", ".html") for n in LESSONS)
+    title = re.search(r"<title>(.*?)</title>", first.read_text(encoding="utf-8")).group(1)
+    heading = next(
+        c.source for c in nbformat.read(repo / "notebooks" / LESSONS[0], 4).cells if c.cell_type == "markdown"
+    )
+    assert title and title in heading.splitlines()[0]
+    links = {a.get("class"): a["href"] for tag, a in parse(first).tags if tag == "a" and a.get("class")}
+    assert links["site-index"] == "../index.html"
+    assert links["site-next"] == f"../notebooks/{second.name}"
+    assert "site-prev" not in links
+    assert links["site-download"] == LESSONS[0]
+    assert (site / "notebooks" / LESSONS[0]).read_bytes() == (repo / "notebooks" / LESSONS[0]).read_bytes()
+    back = {a.get("class"): a["href"] for tag, a in parse(second).tags if tag == "a" and a.get("class")}
+    assert back["site-prev"] == f"../notebooks/{first.name}" and "site-next" not in back
+
+
+def test_no_page_loads_anything_from_the_network_or_runs_a_script(site):
+    for page in pages(site):
+        text = page.read_text(encoding="utf-8")
+        tags = parse(page).tags
+        assert not [a for tag, a in tags if tag == "script"], f"{page.name} has a script"
+        loaded = [a.get("src") or a.get("href") for tag, a in tags if tag in ("script", "link", "img", "iframe")]
+        assert not [u for u in loaded if u and re.match(r"(https?:)?//", u)], f"{page.name} loads {loaded}"
+        assert not re.search(r"url\(\s*['\"]?(https?:)?//|@import", text), f"{page.name}'s CSS fetches something"
+
+
+def test_every_relative_link_names_a_file_of_the_site(site):
+    for page in pages(site):
+        for tag, attrs in parse(page).tags:
+            target = attrs.get("href") if tag == "a" else attrs.get("src") if tag == "img" else None
+            if not target or re.match(r"[a-z]+:|#", target):
+                continue
+            assert (page.parent / target.split("#")[0]).resolve().is_file(), f"{page.name} links to {target}"
+
+
+def test_links_to_other_notebooks_point_to_their_pages_and_missing_ones_become_text(site):
+    """Exercise 05 links to lesson 06 (in the small site), to lesson 05, exercise 06 and its solution (not in it)."""
+    exercise = site / "exercises" / EXERCISES[1].replace(".ipynb", ".html")
+    hrefs = [a["href"] for tag, a in parse(exercise).tags if tag == "a" and not re.match(r"[a-z]+:|#", a["href"])]
+    assert "../notebooks/06_policies.html" in hrefs
+    assert {h for h in hrefs if h.endswith(".ipynb")} == {EXERCISES[1]}  # only its own download
+    others = [h for h in hrefs if h != EXERCISES[1]]
+    assert not [h for h in others if "solution" in h or "05_counting_units" in h or "exercise_06" in h], hrefs
+    assert "with the worked ones in the solutions, then" in " ".join("".join(parse(exercise).text).split())
+
+
+def test_math_is_written_as_mathml_and_no_tex_is_left_in_the_text(site):
+    page = site / "notebooks/06_policies.html"
+    tags = parse(page)
+    assert sum(tag == "math" for tag, _ in tags.tags) > 10
+    assert any(tag == "math" and a.get("display") == "block" for tag, a in tags.tags)
+    prose = "".join(tags.text)
+    assert "\\frac" not in prose and "\\text{" not in prose and "$$" not in prose
+
+
+def test_each_explorer_is_a_still_with_the_line_saying_how_to_run_it_live(site, repo):
+    for name in LESSONS:
+        notebook = nbformat.read(repo / "notebooks" / name, 4)
+        views = sum(
+            "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+            for c in notebook.cells
+            if c.cell_type == "code"
+            for o in c.outputs
+        )
+        text = (site / "notebooks" / name.replace(".ipynb", ".html")).read_text(encoding="utf-8")
+        assert views >= 1 and text.count(LIVE_NOTE) == views, name
+        assert "widget-state+json" not in text and "widget-view+json" not in text
+    policies = (site / "notebooks/06_policies.html").read_text(encoding="utf-8")
+    after = policies.split(LIVE_NOTE, 1)[1]
+    assert "budget (tokens)" in after and "1050" in after  # the saved slider value
+    assert after.index("<img") < after.index("</main>")  # the explorer's saved figure
+
+
+def test_solutions_only_when_asked_and_then_exercises_link_to_them(repo, tmp_path):
+    out = tmp_path / "with-solutions"
+    built = build(repo, out, solutions=True)
+    assert [p.folder for p in built] == ["notebooks"] * 2 + ["exercises"] * 2 + ["solutions"] * 2
+    exercise = out / "exercises" / EXERCISES[0].replace(".ipynb", ".html")
+    assert "../solutions/solution_01_assemble_context.html" in [a["href"] for t, a in parse(exercise).tags if t == "a"]
+
+
+def test_the_same_notebooks_give_the_same_bytes(repo, site, tmp_path):
+    again = tmp_path / "again"
+    build(repo, again)
+    files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    assert [f for f in files if (site / f).read_bytes() != (again / f).read_bytes()] == []
+
+
+def test_a_folder_the_builder_did_not_make_is_refused_and_left_as_it_was(repo, tmp_path, capsys):
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    with pytest.raises(SiteError, match=f"not made by .*{MARKER}"):
+        build(repo, foreign)
+    assert [p.name for p in foreign.iterdir()] == ["notes.txt"]
+    assert main([str(foreign), "--root", str(repo)]) == 2  # python -m packer.site
+    assert "refusing to replace it" in capsys.readouterr().err
+    ours = tmp_path / "ours"
+    build(repo, ours)
+    (ours / "stale.html").write_text("from an older build")
+    build(repo, ours)  # a rebuild of our own folder replaces it whole
+    assert not (ours / "stale.html").exists() and (ours / MARKER).is_file()
+
+
+def test_a_lesson_never_run_or_missing_is_named(repo, tmp_path):
+    broken = small_repository(tmp_path)
+    lesson = broken / "notebooks" / LESSONS[1]
+    notebook = nbformat.read(lesson, 4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nbformat.write(notebook, lesson)
+    with pytest.raises(SiteError, match=re.escape(str(lesson)) + ".*never run"):
+        build(broken, tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # nothing written before every page rendered
+    for path in (broken / "exercises").iterdir():
+        path.unlink()
+    with pytest.raises(SiteError, match="exercises: no notebooks"):
+        build(broken, tmp_path / "out")
