@@ -57,7 +57,7 @@ lab: $(STAMP)
 lab-env:
 	@env -i $(LAB_ENV) env
 
-# The lessons and exercises as a static web site in SITE (default _site/, git-ignored), from their saved outputs
+# The lessons, exercises and guides (docs/) as a static web site in SITE (default _site/, git-ignored), from their saved outputs
 # (nothing is executed): open _site/index.html, or copy the folder to any static host. SOLUTIONS=1 adds the
 # worked answers (for instructors). A folder the builder did not make is never replaced. See packer/site/build.py.
 SITE ?= _site
@@ -129,7 +129,7 @@ nbgrader: $(STAMP)
 	$(BIN)/python -m packer.grading.nbgrader_course $(call shell_quote,$(NBGRADER_COURSE))
 
 # The demo class graded by nbgrader and by the workbook's grader, question by question (minutes; make test runs a
-# smaller class, tests/grading/test_nbgrader_course.py). The README shows its last run.
+# smaller class, tests/grading/test_nbgrader_course.py). The instructors' guide shows its last run.
 check-nbgrader: $(STAMP)
 	$(BIN)/python tests/grading/nbgrader_demo.py
 

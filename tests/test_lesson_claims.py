@@ -25,7 +25,7 @@ TOLD_IN = [
     "notebooks/06_policies.ipynb",
     "notebooks/07_whole_request.ipynb",
     "notebooks/08_beyond_greedy.ipynb",
-    "README.md",
+    "docs/learners.md",
 ]
 RETRACTED = [
     "because it never adds",  # pack_prompt adds line counts for bpe() counters
@@ -51,7 +51,8 @@ def prose(path: Path) -> str:
 
 def everything() -> list[Path]:
     folders = ("notebooks", "exercises", "solutions")
-    return [ROOT / "README.md", *sorted(p for folder in folders for p in (ROOT / folder).glob("*.ipynb"))]
+    guides = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return [*guides, *sorted(p for folder in folders for p in (ROOT / folder).glob("*.ipynb"))]
 
 
 @pytest.mark.parametrize("name", TOLD_IN)

@@ -52,8 +52,9 @@ def parse(path: Path) -> Tags:
 
 
 def small_repository(base: Path) -> Path:
-    """A repository with two lessons, two exercises and their solutions, copied from this one."""
+    """A repository with two lessons, two exercises, their solutions and the guides, copied from this one."""
     root = base / "repo"
+    shutil.copytree(ROOT / "docs", root / "docs")
     for folder, names in (
         ("notebooks", LESSONS),
         ("exercises", EXERCISES),
@@ -83,7 +84,12 @@ def pages(out: Path) -> list[Path]:
 
 def test_the_index_lists_the_lessons_in_order_then_the_exercises_and_no_solutions(site):
     hrefs = [a["href"] for tag, a in parse(site / "index.html").tags if tag == "a" and a["href"].endswith(".html")]
-    assert hrefs == [f"notebooks/{n[:-6]}.html" for n in LESSONS] + [f"exercises/{n[:-6]}.html" for n in EXERCISES]
+    guides = ["docs/learners.html", "docs/instructors.html", "docs/contributing.html"]  # in the order a reader needs
+    assert (
+        hrefs
+        == [f"notebooks/{n[:-6]}.html" for n in LESSONS] + [f"exercises/{n[:-6]}.html" for n in EXERCISES] + guides
+    )
+    assert "docs/instructors.html" in guides
     assert not (site / "solutions").exists()
     assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*.ipynb")) == sorted(
         [f"notebooks/{n}" for n in LESSONS] + [f"exercises/{n}" for n in EXERCISES]
@@ -167,7 +173,7 @@ def test_each_explorer_is_a_still_with_the_line_saying_how_to_run_it_live(site, 
 def test_solutions_only_when_asked_and_then_exercises_link_to_them(repo, tmp_path):
     out = tmp_path / "with-solutions"
     built = build(repo, out, solutions=True)
-    assert [p.folder for p in built] == ["notebooks"] * 2 + ["exercises"] * 2 + ["solutions"] * 2
+    assert [p.folder for p in built] == ["notebooks"] * 2 + ["exercises"] * 2 + ["solutions"] * 2 + ["docs"] * 3
     exercise = out / "exercises" / EXERCISES[0].replace(".ipynb", ".html")
     assert "../solutions/solution_01_assemble_context.html" in [a["href"] for t, a in parse(exercise).tags if t == "a"]
 
@@ -211,3 +217,27 @@ def test_a_lesson_never_run_or_missing_is_named(repo, tmp_path):
         path.unlink()
     with pytest.raises(SiteError, match="exercises: no notebooks"):
         build(broken, tmp_path / "out")
+
+
+def ids(page: Path) -> set[str]:
+    return {attrs["id"] for _, attrs in parse(page).tags if attrs.get("id")}
+
+
+def test_the_guides_are_pages_whose_links_reach_the_headings_they_name(site):
+    """The guides link to each other's headings by GitHub's anchors; their pages have the same anchors, and every
+    link of the site to a heading of a page in it finds that heading."""
+    guide = site / "docs" / "instructors.html"
+    assert {"grading-a-class", "containment-every-kernel-in-a-sandbox-of-its-own", "ctrl-c"} <= ids(guide)
+    reached = 0
+    for page in pages(site):
+        for tag, attrs in parse(page).tags:
+            target = attrs.get("href") if tag == "a" else None
+            if not target or "#" not in target or re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            landing = (page.parent / path).resolve() if path else page
+            assert anchor in ids(landing), f"{page.relative_to(site)} links to {target}: no such heading"
+            reached += path.startswith("../docs/") or page.parent.name == "docs"
+    assert reached > 20  # the guides' own contents lists, and their links to each other
+    text = " ".join("".join(parse(site / "docs" / "learners.html").text).split())
+    assert "README" in text and "../README.md" not in [a.get("href") for _, a in parse(guide).tags]

@@ -1,4 +1,4 @@
-"""The class on Kubernetes (README: On Kubernetes): jupyter-config/z2jh/ and the course link, checked against the
+"""The class on Kubernetes (docs/instructors.md: On Kubernetes): jupyter-config/z2jh/ and the course link, checked against the
 workbook's own files. No cluster or Docker engine is needed: what can be checked without one is checked here."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from packaging.specifiers import SpecifierSet
 
 ROOT = Path(__file__).resolve().parents[1]
 Z2JH = ROOT / "jupyter-config" / "z2jh"
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")  # the instructors' guide
 # The keys of Zero to JupyterHub's values this config may set, each a path in the chart's schema
 # (https://github.com/jupyterhub/zero-to-jupyterhub-k8s/blob/4.4.0/jupyterhub/values.schema.yaml).
 CHART_KEYS = {
@@ -60,7 +60,7 @@ def environment() -> dict[str, str]:
 
 
 def course_link() -> urllib.parse.SplitResult:
-    """The nbgitpuller link the README hands learners (the one line that calls git-pull)."""
+    """The nbgitpuller link the instructors' guide hands learners (the one line that calls git-pull)."""
     (link,) = re.findall(r"^https://\S+/hub/user-redirect/git-pull\?\S+$", README, re.M)
     return urllib.parse.urlsplit(link)
 

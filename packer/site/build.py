@@ -7,6 +7,7 @@ What it writes into OUT:
     notebooks/NN_name.ipynb         the notebook itself, byte for byte, for the page's download link
     exercises/exercise_NN_x.html    one page per exercise, linking to its .ipynb (copied beside it)
     solutions/...                   only with --solutions
+    docs/learners.html, ...         the guides in docs/ (learners', instructors', contributors'), beside their .md
     .packer-site                    the marker that says the folder is ours (a rebuild replaces only such a folder)
 
 How, and why this way:
@@ -33,8 +34,12 @@ How, and why this way:
 - Widgets: an explorer needs a kernel. Each widget view is replaced by one line saying how to run it live, the
   controls' saved values, and what its Output widget showed when the lesson was last run (the figure and text
   saved in the notebook's `metadata.widgets` state): a still of the explorer, with no JavaScript.
-- Links: a lesson's relative link to another notebook in the site becomes a link to that page (`.ipynb` ->
-  `.html`); a link to a file that is not in the site (a solution, when solutions are left out) becomes plain text.
+- Links: a lesson's relative link to another notebook or guide in the site becomes a link to that page (`.ipynb`
+  or `.md` -> `.html`); a link to a file that is not in the site (a solution, when solutions are left out, or the
+  README) becomes plain text.
+- Guides: each Markdown page in docs/ is rendered as a notebook of one markdown cell, by the same exporter; its
+  headings get GitHub's anchors (`#grading-a-class`), so the links between the guides, written for GitHub, reach
+  the same headings in the site.
 - The same notebooks give byte-identical pages: no timestamp, and no random ids (the template's widget block, the
   only one that made uuid4 ids for these notebooks, is replaced).
 """
@@ -61,8 +66,13 @@ MARKER_TEXT = "Made by python -m packer.site (make site); a rebuild replaces thi
 LIVE_NOTE = "This explorer runs live in JupyterLab: <code>make lab</code> (or the class's JupyterHub link)."
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-SECTIONS = (("notebooks", "Lessons"), ("exercises", "Exercises"), ("solutions", "Solutions"))
-PATTERNS = {"notebooks": "[0-9][0-9]_*.ipynb", "exercises": "exercise_*.ipynb", "solutions": "solution_*.ipynb"}
+SECTIONS = (("notebooks", "Lessons"), ("exercises", "Exercises"), ("solutions", "Solutions"), ("docs", "Guides"))
+PATTERNS = {
+    "notebooks": "[0-9][0-9]_*.ipynb",
+    "exercises": "exercise_*.ipynb",
+    "solutions": "solution_*.ipynb",
+    "docs": "*.md",
+}
 
 
 class SiteError(Exception):
@@ -118,12 +128,29 @@ math[display="block"] { margin: 0.8em 0; font-size: 1.15em; }
 """
 
 
+def github_slug(heading: str) -> str:
+    """GitHub's anchor for a heading's text: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
 class SiteRenderer(IPythonRenderer):
     """nbconvert's markdown renderer with math written as MathML and links to notebooks pointed at their pages."""
 
-    def __init__(self, link_target: Any, **options: Any):
+    def __init__(self, link_target: Any, github_anchors: bool = False, **options: Any):
         super().__init__(**options)
         self.link_target = link_target
+        self.github_anchors = github_anchors
+        self.slugs: dict[str, int] = {}
+
+    def heading(self, text: str, level: int, **attrs: Any) -> str:
+        """A heading with nbconvert's anchor, or GitHub's for a guide (a repeated one gets -1, -2, ...)."""
+        if not self.github_anchors:
+            return super().heading(text, level, **attrs)
+        base = github_slug(html.unescape(re.sub(r"<[^>]+>", "", text)))
+        count = self.slugs.get(base, 0)
+        self.slugs[base] = count + 1
+        anchor = base if count == 0 else f"{base}-{count}"
+        return f'<h{level} id="{anchor}">{text}<a class="anchor-link" href="#{anchor}">¶</a></h{level}>\n'
 
     def block_math(self, body: str) -> str:
         """$$...$$ as display MathML."""
@@ -171,6 +198,7 @@ class SiteExporter(HTMLExporter):
         cell = context.get("cell", {})
         renderer = SiteRenderer(
             self.link_target,
+            github_anchors=self.page_path.startswith("docs/"),
             escape=False,
             attachments=cell.get("attachments", {}),
             embed_images=self.embed_images,
@@ -216,6 +244,14 @@ def title_of(notebook: nbformat.NotebookNode, source: Path) -> str:
             if heading:
                 return re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.group(1)).strip()
     raise SiteError(f"{source}: no markdown heading to take the page's title from")
+
+
+def read_notebook(source: Path) -> nbformat.NotebookNode:
+    """A notebook as saved, or a Markdown guide as a notebook of one markdown cell."""
+    if source.suffix == ".md":
+        cell = nbformat.v4.new_markdown_cell(source.read_text(encoding="utf-8"), id=source.stem)  # not a random id
+        return nbformat.v4.new_notebook(cells=[cell])
+    return nbformat.read(source, as_version=4)
 
 
 def check_executed(notebook: nbformat.NotebookNode, source: Path) -> None:
@@ -281,18 +317,25 @@ def _walk(state: dict[str, Any], model_id: str, controls: list[str], saved: list
             _walk(state, child_id, controls, saved)
 
 
+GUIDE_ORDER = ("learners.md", "instructors.md", "contributing.md")  # the guides in the order a reader needs them
+
+
+def _guide_rank(path: Path) -> int:
+    """Where a page stands among the others of its folder: guides by GUIDE_ORDER, any other page by its name."""
+    return GUIDE_ORDER.index(path.name) if path.name in GUIDE_ORDER else len(GUIDE_ORDER)
+
+
 def collect(root: Path, solutions: bool) -> list[Page]:
     """The site's notebooks in order: lessons, exercises, and solutions when asked."""
     pages = []
     for folder, _ in SECTIONS:
         if folder == "solutions" and not solutions:
             continue
-        found = sorted((root / folder).glob(PATTERNS[folder]))
+        found = sorted((root / folder).glob(PATTERNS[folder]), key=lambda path: (_guide_rank(path), path.name))
         if not found:
             raise SiteError(f"{root / folder}: no notebooks matching {PATTERNS[folder]}")
         for source in found:
-            notebook = nbformat.read(source, as_version=4)
-            pages.append(Page(source, folder, title_of(notebook, source)))
+            pages.append(Page(source, folder, title_of(read_notebook(source), source)))
     return pages
 
 
@@ -311,8 +354,8 @@ def _nav(page: Page, previous: Page | None, following: Page | None) -> str:
 
 def render_page(exporter: SiteExporter, page: Page, previous: Page | None, following: Page | None) -> str:
     """One notebook's page: its saved outputs, widget stills, links into the site, and the navigation bar."""
-    notebook = nbformat.read(page.source, as_version=4)
-    if page.folder != "exercises":  # exercises ship with their outputs cleared on purpose
+    notebook = read_notebook(page.source)
+    if page.folder in ("notebooks", "solutions"):  # exercises ship with their outputs cleared; guides have no code
         check_executed(notebook, page.source)
     widget_stills(notebook, page.source)
     notebook.metadata["title"] = page.title
@@ -340,7 +383,8 @@ code {{ background: #eee; padding: 0 0.2em; }}
 <h1>The context-packing workbook</h1>
 <p>Every lesson as it was last run and checked: its text, code, printed results and figures. The explorers
 are shown as they were saved; to move their sliders, run the lessons live in JupyterLab with <code>make lab</code>
-(or open them on the class's JupyterHub). Each page links to its notebook to download.</p>
+(or open them on the class's JupyterHub). Each page links to its notebook to download. The guides at the end
+say more: how the lab and the self-checks work, how to run and grade a class, and how the workbook is tested.</p>
 {sections}
 </main>
 </body>

@@ -40,7 +40,7 @@ from packer.checking import question
 LESSON = "notebooks/00_start_here.ipynb"
 EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
 PASSWORD = "a shared classroom password"
-README = ROOT / "README.md"
+README = ROOT / "docs" / "instructors.md"  # the instructors' guide, which has the course link
 STARTUP_SECONDS = 90
 
 
@@ -241,7 +241,7 @@ def test_two_learners_work_apart_on_the_hub_and_one_ctrl_c_stops_everything_it_s
         assert "You do not have permission to access" in page.locator("body").inner_text()
     assert not (hub.learners / "alice" / "solutions").exists()
 
-    # the course link the README hands learners on Zero to JupyterHub, pointed at this repository on disk: it clones
+    # the course link the instructors' guide hands learners on Zero to JupyterHub, pointed at this repository on disk: it clones
     # the branch into a folder of alice's own and opens lesson 00 there
     link = course_link(hub, repo=ROOT.as_uri())
     page = servers["alice"].page
@@ -266,7 +266,7 @@ def test_two_learners_work_apart_on_the_hub_and_one_ctrl_c_stops_everything_it_s
 
 
 def course_link(hub: Hub, repo: str) -> str:
-    """The README's nbgitpuller link, on this hub and with its repository swapped for `repo`."""
+    """The instructors' guide's nbgitpuller link, on this hub and with its repository swapped for `repo`."""
     (link,) = re.findall(r"^https://\S+/hub/user-redirect/git-pull\?\S+$", README.read_text(encoding="utf-8"), re.M)
     query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(link).query)) | {"repo": repo}
     return hub.url(f"/hub/user-redirect/git-pull?{urllib.parse.urlencode(query)}")

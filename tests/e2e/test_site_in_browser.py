@@ -20,11 +20,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from packer.site.build import LIVE_NOTE, build
+from packer.site.build import GUIDE_ORDER, LIVE_NOTE, build
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 EXERCISES = sorted((ROOT / "exercises").glob("exercise_*.ipynb"))
+GUIDES = [ROOT / "docs" / name for name in GUIDE_ORDER]  # the learners', instructors' and contributors' guides
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
@@ -126,11 +127,14 @@ def test_the_site_read_from_the_index_through_every_lesson_and_exercise(site, se
     exercises = follow_next(page, f"exercises/{EXERCISES[0].stem}.html")
     assert exercises == [f"{server}exercises/{p.stem}.html" for p in EXERCISES]
     page.goto(server + "index.html")
+    guides = follow_next(page, f"docs/{GUIDES[0].stem}.html")
+    assert guides == [f"{server}docs/{p.stem}.html" for p in GUIDES] and len(guides) == 3
+    page.goto(server + "index.html")
     assert "solutions/" not in page.content()
 
     checked: set[str] = set()
     math_pages = []
-    for url, source in zip(lessons + exercises, LESSONS + EXERCISES):
+    for url, source in zip(lessons + exercises + guides, LESSONS + EXERCISES + GUIDES):
         page.goto(url)
         read = page.evaluate(READ_PAGE)
         name = source.name

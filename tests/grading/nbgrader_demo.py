@@ -7,7 +7,7 @@ class (packer.grading.demo_class: right, wrong, half-done, untouched and hostile
 release as nbgrader's submitted/, runs `nbgrader autograde` with nbgrader's own settings and the workbook's grader
 (`python -m packer.grading`) with its own, and prints every learner whose points differ, question by question.
 It takes minutes (the runaway kinds cost each grader its time limit), so make test runs the smaller class of
-tests/grading/test_nbgrader_course.py instead; the README shows this script's last run.
+tests/grading/test_nbgrader_course.py instead; the instructors' guide (docs/instructors.md) shows this script's last run.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ nbgrader itself (the package this project installs) generates the lesson-01 assi
 nbgrader` writes; the grader's demo class (each kind once, the runaway ones aside) and a wrong answer for each
 question, all made on nbgrader's release, are laid out as nbgrader's `submitted/`; `nbgrader autograde` grades
 them, and so does the workbook's own grader, from the same folder. Every learner gets the same points for every
-question from both, except where the README says why not (DIFFERENCES).
+question from both, except where the instructors' guide says why not (DIFFERENCES).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ WRONG = {
     **{f"wrong-{qid.replace('.', '-')}": ALL_RIGHT | dict([wrong_answer(qid)]) for qid in ("q1.2", "q1.3", "q1.4")},
     "wrong-prediction": ALL_RIGHT | {"predict_q1_5": 'def predict_q1_5():\n    return ("alpha | bravo", 70)'},
 }
-# Where the two graders differ, by kind: (nbgrader's points, the workbook's), and why (README: "A course that grades
+# Where the two graders differ, by kind: (nbgrader's points, the workbook's), and why (docs/instructors.md: "A course that grades
 # with nbgrader"). raises: a cell after the test cells redefines assemble_prefix, and nbgrader checked q1.3 where
 # its test cell stands, the workbook's grader the final definition. kernel-dies: the last cell ends the kernel;
 # nbgrader cannot grade the notebook, the workbook's grader checks what the kernel had defined.

@@ -380,13 +380,13 @@ def cluster(tmp_path_factory):
 
 
 def submit(cluster: Cluster, logs: Path, *args: str) -> str:
-    """sbatch from the workbook's folder, as the README says; the job's id. Logs go to `logs`, not the checkout."""
+    """sbatch from the workbook's folder, as the instructors' guide says; the job's id. Logs go to `logs`, not the checkout."""
     output = "%x-%A_%a.out" if any(a.startswith("--array") for a in args) else "%x-%j.out"
     return cluster.slurm("sbatch", "--parsable", f"--output={logs}/{output}", *args, cwd=ROOT).strip()
 
 
 def submit_grading(cluster: Cluster, logs: Path, folder: Path, shards: Path, grades: Path, timeout: int) -> tuple:
-    """The README's two sbatch lines: the grading array (2 tasks) and the merge after it; their job ids.
+    """The instructors' guide's two sbatch lines: the grading array (2 tasks) and the merge after it; their job ids.
     Each task gets 1 CPU, so both run at once on this two-core node (the script asks for 2 CPUs and 4 GB)."""
     array = submit(
         cluster,
