@@ -1,6 +1,9 @@
-"""Root pytest configuration: nbval's sanitize file is found from any working folder, and the longest test files
-run first."""
+"""Root pytest configuration: nbval's sanitize file is found from any working folder, the longest test files run
+first, and the graders the tests start keep their warm-ups in a folder of the test run's own."""
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -44,6 +47,16 @@ def pytest_configure(config):
         config.option.nbval_sanitize_with = str(ROOT / "tests" / "nbval_sanitize.cfg")
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False  # xdist would put files with the most tests first instead
+    if "WORKBOOK_GRADER_CACHE" not in os.environ:  # the graders the tests run keep their warm-ups here, not in ~/.cache
+        os.environ["WORKBOOK_GRADER_CACHE"] = config._workbook_warmups = tempfile.mkdtemp(prefix="workbook-warm-ups-")
+
+
+def pytest_unconfigure(config):
+    """Remove the tests' own folder of kept warm-ups (packer.grading.warmups)."""
+    made = getattr(config, "_workbook_warmups", None)
+    if made:
+        shutil.rmtree(made, ignore_errors=True)
+        os.environ.pop("WORKBOOK_GRADER_CACHE", None)
 
 
 def pytest_collection_modifyitems(session, config, items):

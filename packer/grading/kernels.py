@@ -23,7 +23,7 @@ from typing import Any
 
 import psutil
 
-from packer.grading import sandbox
+from packer.grading import sandbox, warmups
 from packer.grading.sandbox import Limits
 import contextlib
 
@@ -96,10 +96,19 @@ def read_recorded_inputs(run_dir: str) -> dict:
     return recorded if isinstance(recorded, dict) and {"constants", "inputs"} <= set(recorded) else {}
 
 
-def warm_search_cache(run_dir: str, run_token: str) -> subprocess.Popen:
-    """Start filling the run's search cache in a process of the grader's own (see WARM_UP)."""
+def _warm_up_files(run_dir: str) -> dict[str, str]:
+    """What a warm-up makes in a run folder, by the name it is kept under between runs (packer.grading.warmups)."""
+    return {"hypothesis": search_cache(run_dir), "generated.json": recorded_inputs(run_dir)}
+
+
+def warm_search_cache(run_dir: str, run_token: str) -> subprocess.Popen | None:
+    """Start filling the run's search cache in a process of the grader's own (see WARM_UP); None when a warm-up
+    an earlier run of this same grader finished was copied in instead (packer.grading.warmups)."""
     folder = search_cache(run_dir)
     os.makedirs(folder, exist_ok=True)
+    if warmups.restore(warmups.key(WARM_UP, PACKAGE_DIR), _warm_up_files(run_dir)):
+        _readable_by_every_kernel(folder)
+        return None
     path = os.pathsep.join([str(PACKAGE_DIR.parent), *filter(None, [os.environ.get("PYTHONPATH")])])
     env = {
         **os.environ,
@@ -118,9 +127,11 @@ def warm_search_cache(run_dir: str, run_token: str) -> subprocess.Popen:
     )
 
 
-def finish_search_cache(process: subprocess.Popen, run_dir: str, timeout: float = 120) -> str:
+def finish_search_cache(process: subprocess.Popen | None, run_dir: str, timeout: float = 120) -> str:
     """Wait for the warm-up and make what it wrote readable by every kernel's user. Returns '' when the
     cache is ready, else why not (kernels then build their own, as they would without it)."""
+    if process is None:  # copied from a finished warm-up
+        return ""
     try:
         _, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -131,14 +142,20 @@ def finish_search_cache(process: subprocess.Popen, run_dir: str, timeout: float 
         if process.poll() is None:
             process.kill()
             process.wait()
-    for folder, _, files in os.walk(search_cache(run_dir)):
-        os.chmod(folder, 0o755)
-        for name in files:
-            os.chmod(os.path.join(folder, name), 0o644)
+    _readable_by_every_kernel(search_cache(run_dir))
     if process.returncode:
         last = (stderr.decode(errors="replace").strip().splitlines() or [f"exit status {process.returncode}"])[-1]
         return f"the search cache could not be prepared ({last})"
+    warmups.keep(warmups.key(WARM_UP, PACKAGE_DIR), _warm_up_files(run_dir))
     return ""
+
+
+def _readable_by_every_kernel(cache: str) -> None:
+    """Let every kernel's user read the search cache (a contained kernel runs as a user of its own)."""
+    for folder, _, files in os.walk(cache):
+        os.chmod(folder, 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
 
 
 @dataclass
