@@ -57,17 +57,19 @@ lab: $(STAMP)
 lab-env:
 	@env -i $(LAB_ENV) env
 
-# The lessons, exercises and guides (docs/) as a static web site in SITE (default _site/, git-ignored), from their saved outputs
-# (nothing is executed): open _site/index.html, or copy the folder to any static host. SOLUTIONS=1 adds the
-# worked answers (for instructors). A folder the builder did not make is never replaced. See packer/site/build.py.
+# The lessons, exercises and guides (docs/) as a static web site in SITE (default _site/, git-ignored), from
+# their saved outputs (nothing is executed): open _site/index.html, or copy the folder to any static host.
+# SOLUTIONS=1 adds the worked answers (for instructors). A folder the builder did not make is never replaced.
+# See packer/site/build.py.
 SITE ?= _site
 SOLUTIONS ?=
 site: $(STAMP)
 	$(BIN)/python -m packer.site $(call shell_quote,$(SITE)) $(if $(filter-out 0,$(SOLUTIONS)),--solutions)
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
-# graded class, a JupyterLab and its browser) are built once (CI measured 622 s for all of `bash .ci/run` on
-# 2 cores, 2026-12-01, before lesson 08). `.venv/bin/python -m pytest tests/core` runs a part of it in one process.
+# graded class, a JupyterLab and its browser) are built once, the longest files first (conftest.py). Measured in a
+# clean clone on an idle 2-core machine, 2026-12-02: about 11 min with the install (CI's `bash .ci/run` took 745 s
+# the day before). `.venv/bin/python -m pytest tests/core` runs a part of it in one process.
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 

@@ -1,4 +1,4 @@
-"""`python -m packer.site OUT [--solutions] [--root DIR]`: the lessons and exercises as a static site in OUT."""
+"""`python -m packer.site OUT [--solutions] [--root DIR]`: the lessons, exercises and guides as a static site in OUT."""
 
 from __future__ import annotations
 
