@@ -69,7 +69,7 @@ def links(path: Path) -> list[str]:
 
 
 def test_slugs_and_links_are_read_as_github_reads_them():
-    assert slug("The `packer` module in eleven lines") == "the-packer-module-in-eleven-lines"
+    assert slug("The `packer` module at a glance") == "the-packer-module-at-a-glance"
     assert (
         slug("Containment: every kernel in a sandbox of its own") == "containment-every-kernel-in-a-sandbox-of-its-own"
     )
@@ -120,3 +120,61 @@ def test_the_readme_is_a_learners_two_screens_and_reaches_every_guide_in_one_cli
     for heading in ("Two commands", "Exercises and self-checks", "Getting help"):
         assert slug(heading) in anchors(readme)
     assert "make lab " in text and "make test " in text
+
+
+# --- what the README and the learners' guide state about the exercises and the packer, checked --------------
+def test_the_number_of_graded_questions_per_exercise_is_the_range_the_pages_state():
+    from collections import Counter
+
+    from packer.checking import BANK
+
+    per_lesson = Counter(qid.split(".")[0] for qid in BANK)
+    stated = f"{min(per_lesson.values())}–{max(per_lesson.values())} graded"
+    for page in (ROOT / "README.md", ROOT / "docs" / "learners.md"):
+        assert stated in " ".join(page.read_text(encoding="utf-8").split()), f"{page.name} should say {stated!r}"
+
+
+def test_the_learners_guide_shows_what_the_packer_module_really_returns():
+    """The code block of 'The packer module at a glance', run: every comment that is a Python literal is the value
+    of its line, and the others say what the run gives."""
+    import ast
+    import contextlib
+    import io
+
+    text = (ROOT / "docs" / "learners.md").read_text(encoding="utf-8")
+    block = text.split("## The `packer` module at a glance", 1)[1].split("```python\n", 1)[1].split("\n```", 1)[0]
+    namespace: dict = {}
+    values = []
+    statements = ast.parse(block).body
+    lines = block.splitlines()
+    for statement in statements:
+        code = ast.get_source_segment(block, statement)
+        comment = lines[statement.end_lineno - 1].partition("  # ")[2]
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            if isinstance(statement, ast.Expr):
+                value = eval(compile(ast.Expression(statement.value), "<guide>", "eval"), namespace)
+            else:
+                exec(compile(ast.Module([statement], []), "<guide>", "exec"), namespace)
+                value = None
+        values.append((code, comment, value, printed.getvalue()))
+    checked = 0
+    for code, comment, value, _ in values:
+        if not comment:
+            continue
+        try:
+            literal = ast.literal_eval(comment)
+        except (ValueError, SyntaxError):
+            literal = None
+        if literal is not None:
+            assert value == literal, f"{code}  # {comment}: the run gives {value!r}"
+            checked += 1
+    assert checked == 3
+    by_call = {code.split("(", 1)[0]: (comment, value, printed) for code, comment, value, printed in values}
+    chosen, skipped, prompt = by_call["packer.pack_prompt"][1]
+    assert ([i for i, _ in chosen], skipped, len(prompt.split())) == (["a", "c"], ["b"], 9)
+    assert "440 of 500, headroom 60 (12%)" in by_call["print"][0]
+    assert "sum of the sections 440, headroom 60 tokens (12%)" in by_call["print"][2]
+    chosen, skipped, request = by_call["packer.pack_request"][1]
+    used = namespace["packer"].mistral_chat("v7")(request)
+    assert f"a, c; {used} + 30" == by_call["packer.pack_request"][0] and [i for i, _ in chosen] == ["a", "c"]

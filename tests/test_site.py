@@ -55,6 +55,7 @@ def small_repository(base: Path) -> Path:
     """A repository with two lessons, two exercises, their solutions and the guides, copied from this one."""
     root = base / "repo"
     shutil.copytree(ROOT / "docs", root / "docs")
+    shutil.copyfile(ROOT / "README.md", root / "README.md")
     for folder, names in (
         ("notebooks", LESSONS),
         ("exercises", EXERCISES),
@@ -85,10 +86,8 @@ def pages(out: Path) -> list[Path]:
 def test_the_index_lists_the_lessons_in_order_then_the_exercises_and_no_solutions(site):
     hrefs = [a["href"] for tag, a in parse(site / "index.html").tags if tag == "a" and a["href"].endswith(".html")]
     guides = ["docs/learners.html", "docs/instructors.html", "docs/contributing.html"]  # in the order a reader needs
-    assert (
-        hrefs
-        == [f"notebooks/{n[:-6]}.html" for n in LESSONS] + [f"exercises/{n[:-6]}.html" for n in EXERCISES] + guides
-    )
+    lessons = [f"notebooks/{n[:-6]}.html" for n in LESSONS]
+    assert hrefs == ["README.html", *lessons, *[f"exercises/{n[:-6]}.html" for n in EXERCISES], *guides]
     assert "docs/instructors.html" in guides
     assert not (site / "solutions").exists()
     assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*.ipynb")) == sorted(
@@ -173,7 +172,7 @@ def test_each_explorer_is_a_still_with_the_line_saying_how_to_run_it_live(site, 
 def test_solutions_only_when_asked_and_then_exercises_link_to_them(repo, tmp_path):
     out = tmp_path / "with-solutions"
     built = build(repo, out, solutions=True)
-    assert [p.folder for p in built] == ["notebooks"] * 2 + ["exercises"] * 2 + ["solutions"] * 2 + ["docs"] * 3
+    assert [p.folder for p in built] == [""] + ["notebooks"] * 2 + ["exercises"] * 2 + ["solutions"] * 2 + ["docs"] * 3
     exercise = out / "exercises" / EXERCISES[0].replace(".ipynb", ".html")
     assert "../solutions/solution_01_assemble_context.html" in [a["href"] for t, a in parse(exercise).tags if t == "a"]
 
@@ -239,5 +238,7 @@ def test_the_guides_are_pages_whose_links_reach_the_headings_they_name(site):
             assert anchor in ids(landing), f"{page.relative_to(site)} links to {target}: no such heading"
             reached += path.startswith("../docs/") or page.parent.name == "docs"
     assert reached > 20  # the guides' own contents lists, and their links to each other
-    text = " ".join("".join(parse(site / "docs" / "learners.html").text).split())
-    assert "README" in text and "../README.md" not in [a.get("href") for _, a in parse(guide).tags]
+    assert "../README.html" in [a.get("href") for _, a in parse(guide).tags]  # the guides' link to the README
+    readme = [a.get("href") for _, a in parse(site / "README.html").tags if a.get("href")]
+    assert "docs/instructors.html" in readme and "docs/learners.html#the-lab-make-lab" in readme
+    assert {"two-commands", "exercises-and-self-checks", "getting-help"} <= ids(site / "README.html")

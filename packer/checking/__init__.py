@@ -45,7 +45,7 @@ def question(qid: str) -> Question:
 
 
 def check(qid: str, answer: Any) -> CheckResult:
-    """Check one answer: fixed cases, then generated inputs; report the smallest disagreement found.
+    """Check one answer: fixed cases, then generated inputs; report the first failing case or smallest disagreement.
     In a notebook the result is shown at once, wherever the call sits in its cell."""
     if os.environ.get(DEFER_VARIABLE) == "1":
         found = question(qid)

@@ -204,8 +204,10 @@ def with_saved_figures(notebook: nbformat.NotebookNode, megabytes: float, seed: 
 def main(argv: list[str] | None = None) -> int:
     """Write a demo class into a folder."""
     parser = argparse.ArgumentParser(prog="python -m packer.grading.demo_class", description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--size", type=int, default=40)
+    parser.add_argument("folder", type=Path, help="where to write the submissions (made if missing)")
+    parser.add_argument(
+        "--size", type=int, default=40, help=f"how many submissions, the {len(KINDS)} kinds in turn (default 40)"
+    )
     args = parser.parse_args(argv)
     expected = make_class(args.folder, args.size)
     print(f"wrote {len(expected)} submissions to {args.folder}")

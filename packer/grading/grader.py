@@ -583,7 +583,7 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
         share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""
         share += f" ({len(reused)} of them reused from the run that stopped)" if reused else ""
         print(
-            f"graded {len(outcomes)} submissions{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
+            f"graded {len(outcomes)} submission{'' if len(outcomes) == 1 else 's'}{share} in {elapsed:.1f} s with --jobs {args.jobs}{kept_text}; "
             f"wrote {args.out / 'grades.csv'}, {args.out / 'report.md'}, the LMS imports in {args.out / 'lms'}/ "
             f"and the rest of {args.out}/ "
             f"(peak memory: grader {peak_memory_mb():.0f} MB, "

@@ -49,7 +49,7 @@ def read_shard(folder: Path) -> dict[str, Any]:
         kept = f"; {rows} kept in its journal for that run" if graded else ""
         raise ValueError(
             f"{folder}: no gradebook yet: this shard's grading stopped before it finished (cancelled, killed or "
-            f"out of time){kept}; run the shard again with the same --shard and --out, then merge"
+            f"out of time){kept}; run that shard again (the same K of N; under Slurm --array=K with --shard auto/N) into the same --out, then merge"
         )
     if data is None or data.get("format") != FORMAT:
         raise ValueError(f"{folder}: not a gradebook written by this grader (no grades.json of ours in it)")

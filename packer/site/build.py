@@ -2,7 +2,8 @@
 
 What it writes into OUT:
 
-    index.html                      the lessons in order, then the exercises (then the solutions, when asked)
+    index.html                      the README, the lessons in order, the exercises (the solutions, when asked), the guides
+    README.html                     the README, beside README.md
     notebooks/NN_name.html          one page per lesson, with its saved outputs and figures
     notebooks/NN_name.ipynb         the notebook itself, byte for byte, for the page's download link
     exercises/exercise_NN_x.html    one page per exercise, linking to its .ipynb (copied beside it)
@@ -59,15 +60,22 @@ from jinja2 import DictLoader, pass_context
 from latex2mathml.converter import convert as latex_to_mathml
 from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
-from traitlets import Dict, Unicode
+from traitlets import Bool, Dict, Unicode
 
 MARKER = ".packer-site"
 MARKER_TEXT = "Made by python -m packer.site (make site); a rebuild replaces this whole folder.\n"
 LIVE_NOTE = "This explorer runs live in JupyterLab: <code>make lab</code> (or the class's JupyterHub link)."
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-SECTIONS = (("notebooks", "Lessons"), ("exercises", "Exercises"), ("solutions", "Solutions"), ("docs", "Guides"))
+SECTIONS = (
+    ("", "Start here"),
+    ("notebooks", "Lessons"),
+    ("exercises", "Exercises"),
+    ("solutions", "Solutions"),
+    ("docs", "Guides"),
+)
 PATTERNS = {
+    "": "README.md",
     "notebooks": "[0-9][0-9]_*.ipynb",
     "exercises": "exercise_*.ipynb",
     "solutions": "solution_*.ipynb",
@@ -83,17 +91,22 @@ class SiteError(Exception):
 class Page:
     """One notebook of the site: where it comes from, where its page goes, and its title."""
 
-    source: Path  # the notebook in the repository
-    folder: str  # notebooks, exercises or solutions
+    source: Path  # the notebook (or Markdown page) in the repository
+    folder: str  # notebooks, exercises, solutions, docs, or "" for the README at the top
     title: str
 
     @property
     def html_name(self) -> str:
-        return f"{self.folder}/{self.source.stem}.html"
+        return f"{self.folder}/{self.source.stem}.html".lstrip("/")
 
     @property
     def ipynb_name(self) -> str:
-        return f"{self.folder}/{self.source.name}"
+        return f"{self.folder}/{self.source.name}".lstrip("/")
+
+    @property
+    def up(self) -> str:
+        """The way from this page's folder to the site's root."""
+        return "../" if self.folder else ""
 
 
 WORKBOOK_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
@@ -175,6 +188,7 @@ class SiteExporter(HTMLExporter):
 
     site_links = Dict(help="Repository path of each notebook in the site -> its page's path in the site")
     page_path = Unicode(help="The page being written, relative to the site's root")
+    github_anchors = Bool(False, help="Whether headings get GitHub's anchors (a Markdown page: the README, a guide)")
 
     def __init__(self, **kwargs: Any):
         super().__init__(extra_loaders=[DictLoader({"workbook.html.j2": WORKBOOK_TEMPLATE})], **kwargs)
@@ -198,7 +212,7 @@ class SiteExporter(HTMLExporter):
         cell = context.get("cell", {})
         renderer = SiteRenderer(
             self.link_target,
-            github_anchors=self.page_path.startswith("docs/"),
+            github_anchors=self.github_anchors,
             escape=False,
             attachments=cell.get("attachments", {}),
             embed_images=self.embed_images,
@@ -341,11 +355,12 @@ def collect(root: Path, solutions: bool) -> list[Page]:
 
 def _nav(page: Page, previous: Page | None, following: Page | None) -> str:
     """The bar at the top and bottom of a page: the index, the previous and next pages of its kind, the download."""
-    items = ['<a class="site-index" href="../index.html">Index</a>']
+    up = page.up
+    items = [f'<a class="site-index" href="{up}index.html">Index</a>']
     if previous is not None:
-        items.append(f'<a class="site-prev" href="../{previous.html_name}">&larr; {html.escape(previous.title)}</a>')
+        items.append(f'<a class="site-prev" href="{up}{previous.html_name}">&larr; {html.escape(previous.title)}</a>')
     if following is not None:
-        items.append(f'<a class="site-next" href="../{following.html_name}">{html.escape(following.title)} &rarr;</a>')
+        items.append(f'<a class="site-next" href="{up}{following.html_name}">{html.escape(following.title)} &rarr;</a>')
     items.append(
         f'<a class="site-download" href="{page.source.name}" download>Download {html.escape(page.source.name)}</a>'
     )
@@ -360,6 +375,7 @@ def render_page(exporter: SiteExporter, page: Page, previous: Page | None, follo
     widget_stills(notebook, page.source)
     notebook.metadata["title"] = page.title
     exporter.page_path = page.html_name
+    exporter.github_anchors = page.source.suffix == ".md"
     body, _ = exporter.from_notebook_node(
         notebook, resources={"site_nav": _nav(page, previous, following), "metadata": {"name": page.title}}
     )
@@ -403,7 +419,8 @@ def render_index(pages: list[Page]) -> str:
             if p.folder == folder
         ]
         if items:
-            sections.append(f'<h2 id="{folder}">{heading}</h2>\n<ol class="site-{folder}">\n' + "\n".join(items))
+            name = folder or "start"
+            sections.append(f'<h2 id="{name}">{heading}</h2>\n<ol class="site-{name}">\n' + "\n".join(items))
             sections[-1] += "\n</ol>"
     return INDEX.format(sections="\n".join(sections))
 

@@ -134,7 +134,13 @@ def test_the_site_read_from_the_index_through_every_lesson_and_exercise(site, se
 
     checked: set[str] = set()
     math_pages = []
-    for url, source in zip(lessons + exercises + guides, LESSONS + EXERCISES + GUIDES):
+    page.goto(server + "index.html")
+    page.locator('a[href="README.html"]').first.click()  # the README, at the top of the index
+    page.wait_for_load_state("load")
+    readme = [page.url]
+    assert readme == [f"{server}README.html"]
+    pages = zip(readme + lessons + exercises + guides, [ROOT / "README.md", *LESSONS, *EXERCISES, *GUIDES])
+    for url, source in pages:
         page.goto(url)
         read = page.evaluate(READ_PAGE)
         name = source.name

@@ -257,7 +257,10 @@ def test_a_merge_refuses_missing_duplicate_or_mismatched_shards_and_writes_nothi
         ((one, two, stopped(three, tmp_path, rows=1)), "no gradebook yet: this shard's grading stopped"),
         ((one, two, stopped(three, tmp_path, rows=1)), "the row it graded is kept in its journal"),
         ((one, two, stopped(whole, tmp_path, rows=2)), "the 2 rows it graded are kept in its journal"),
-        ((one, two, stopped(three, tmp_path, rows=0)), "run the shard again with the same --shard and --out"),
+        (
+            (one, two, stopped(three, tmp_path, rows=0)),
+            "run that shard again (the same K of N; under Slurm --array=K with --shard auto/N) into the same --out",
+        ),
     ]
     for given, why in cases:
         assert merge_into(out, *given) == 2, why
@@ -455,5 +458,8 @@ def test_a_shard_cancelled_while_grading_cancels_the_merge_and_a_merge_by_hand_r
     refusal = capsys.readouterr().err
     assert f"{shards / '2'}: no gradebook yet: this shard's grading stopped before it finished" in refusal
     assert "kept in its journal" in refusal
-    assert "run the shard again with the same --shard and --out" in refusal
+    assert (
+        "run that shard again (the same K of N; under Slurm --array=K with --shard auto/N) into the same --out"
+        in refusal
+    )
     assert not (tmp_path / "by-hand").exists()
