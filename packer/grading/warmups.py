@@ -15,6 +15,7 @@ folder that cannot be written is no error: the run only warms up as before.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import platform
@@ -53,18 +54,21 @@ def key(warm_up: str, package_dir: Path) -> str:
 def restore(kept_key: str, into: dict[str, str]) -> bool:
     """Copy a kept warm-up's files to where this run wants them ({name in the cache: path}); False if none."""
     folder = root()
-    if folder is None or not (folder / kept_key / "complete").is_file():
+    if folder is None:
         return False
     try:
+        if not (folder / kept_key / "complete").is_file():  # (a folder this user may not read raises)
+            return False
         for name, target in into.items():
             source = folder / kept_key / name
             if source.is_dir():
                 shutil.copytree(source, target, dirs_exist_ok=True)
             else:
                 shutil.copyfile(source, target)
-        os.utime(folder / kept_key)  # used now: the last to be removed
     except OSError:
         return False
+    with contextlib.suppress(OSError):  # used now: the last to be removed (a folder of another user's may refuse)
+        os.utime(folder / kept_key)
     return True
 
 
