@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from packer.site.build import GUIDE_ORDER
+from packer.site.build import GUIDE_ORDER, github_slug
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))] + [
@@ -40,11 +40,9 @@ def prose_lines(text: str) -> list[str]:
 
 
 def slug(heading: str) -> str:
-    """GitHub's anchor for a heading: its text without markup, lower case, punctuation dropped, spaces as hyphens."""
+    """GitHub's anchor for a Markdown heading: its text without markup (the site's github_slug does the rest)."""
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link in a heading keeps its text
-    text = text.replace("`", "").strip().lower()
-    text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
+    return github_slug(text.replace("`", ""))
 
 
 def anchors(path: Path) -> set[str]:

@@ -65,11 +65,16 @@ def check_out_path(out: Path) -> None:
         )
 
 
+def holds_nothing(out: Path) -> bool:
+    """Whether a gradebook folder is missing, or holds nothing but our lock and a crashed run's journal."""
+    return not out.exists() or not any(p.name not in UNLISTED for p in out.iterdir())
+
+
 def open_gradebook(out: Path) -> Gradebook | None:
     """The gradebook already in `out` (None when `out` is new or empty); a ValueError, before any grading,
     when `out` is a file or a non-empty folder that is not a gradebook of ours."""
     check_out_path(out)
-    if not out.exists() or not any(p.name not in UNLISTED for p in out.iterdir()):
+    if holds_nothing(out):
         return None
     data = _read_ours(out / "grades.json")
     if data is None:

@@ -18,12 +18,12 @@ from typing import Any
 
 from packer.grading.gradebook import (
     FORMAT,
-    UNLISTED,
     Gradebook,
     _read_ours,
     check_out_path,
     checks_version,
     from_row,
+    holds_nothing,
     open_gradebook,
     options_of,
     read_journal,
@@ -43,7 +43,7 @@ def read_shard(folder: Path) -> dict[str, Any]:
     if not folder.exists():
         raise ValueError(f"{folder}: no such folder (a shard gradebook is the --out folder of its grading run)")
     data = _read_ours(folder / "grades.json") if folder.is_dir() else None
-    if data is None and folder.is_dir() and not any(p.name not in UNLISTED for p in folder.iterdir()):
+    if data is None and folder.is_dir() and holds_nothing(folder):
         graded = len(read_journal(folder))
         rows = f"the {graded} rows it graded are" if graded > 1 else "the row it graded is"
         kept = f"; {rows} kept in its journal for that run" if graded else ""

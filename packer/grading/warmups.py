@@ -60,11 +60,7 @@ def restore(kept_key: str, into: dict[str, str]) -> bool:
         if not (folder / kept_key / "complete").is_file():  # (a folder this user may not read raises)
             return False
         for name, target in into.items():
-            source = folder / kept_key / name
-            if source.is_dir():
-                shutil.copytree(source, target, dirs_exist_ok=True)
-            else:
-                shutil.copyfile(source, target)
+            _copy(folder / kept_key / name, Path(target))
     except OSError:
         return False
     with contextlib.suppress(OSError):  # used now: the last to be removed (a folder of another user's may refuse)
@@ -82,19 +78,26 @@ def keep(new_key: str, made: dict[str, str]) -> None:
         if (folder / new_key).exists():
             return
         staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=folder))
-        for name, source in made.items():
-            if os.path.isdir(source):
-                shutil.copytree(source, staging / name)
-            else:
-                shutil.copyfile(source, staging / name)
-        (staging / "complete").write_text("a finished warm-up of the workbook's grader\n", encoding="utf-8")
-        try:
-            staging.rename(folder / new_key)  # atomic: a reader sees a whole warm-up or none
-        except OSError:  # another run kept the same one first
-            shutil.rmtree(staging, ignore_errors=True)
-        _prune(folder)
     except OSError:
         return
+    try:
+        for name, source in made.items():
+            _copy(Path(source), staging / name)
+        (staging / "complete").write_text("a finished warm-up of the workbook's grader\n", encoding="utf-8")
+        staging.rename(folder / new_key)  # atomic: a reader sees a whole warm-up or none
+        _prune(folder)
+    except OSError:  # a full disk, or another run kept the same warm-up first
+        pass
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # gone already when renamed
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy a file, or a folder into a folder that may exist already."""
+    if source.is_dir():
+        shutil.copytree(source, target, dirs_exist_ok=True)
+    else:
+        shutil.copyfile(source, target)
 
 
 def _prune(folder: Path) -> None:

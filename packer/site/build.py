@@ -103,11 +103,6 @@ class Page:
     def ipynb_name(self) -> str:
         return f"{self.folder}/{self.source.name}".lstrip("/")
 
-    @property
-    def up(self) -> str:
-        """The way from this page's folder to the site's root."""
-        return "../" if self.folder else ""
-
 
 WORKBOOK_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {#- Nothing from the network: no require.js, MathJax, mermaid or widget manager (see packer/site/build.py). -#}
@@ -355,12 +350,14 @@ def collect(root: Path, solutions: bool) -> list[Page]:
 
 def _nav(page: Page, previous: Page | None, following: Page | None) -> str:
     """The bar at the top and bottom of a page: the index, the previous and next pages of its kind, the download."""
-    up = page.up
-    items = [f'<a class="site-index" href="{up}index.html">Index</a>']
+    here = Path(page.html_name).parent
+    items = [f'<a class="site-index" href="{_relative("index.html", here)}">Index</a>']
     if previous is not None:
-        items.append(f'<a class="site-prev" href="{up}{previous.html_name}">&larr; {html.escape(previous.title)}</a>')
+        back = _relative(previous.html_name, here)
+        items.append(f'<a class="site-prev" href="{back}">&larr; {html.escape(previous.title)}</a>')
     if following is not None:
-        items.append(f'<a class="site-next" href="{up}{following.html_name}">{html.escape(following.title)} &rarr;</a>')
+        on = _relative(following.html_name, here)
+        items.append(f'<a class="site-next" href="{on}">{html.escape(following.title)} &rarr;</a>')
     items.append(
         f'<a class="site-download" href="{page.source.name}" download>Download {html.escape(page.source.name)}</a>'
     )
