@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv lock lab lab-env site test lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv system-deps lock lab lab-env site test lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -17,6 +17,20 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# What the tests and the grader use beyond Python, make and git, from Debian's packages with apt-get (as root or with
+# sudo): Chromium (the browser tests), bubblewrap (the grader's containment of each kernel), Slurm and munge (grading
+# on a real Slurm cluster), Node.js and npm (the hub's proxy). The list, and which tests each part turns on, is
+# tests/system_parts.py; a part whose commands are already on PATH is left as it is. `make test` passes without
+# them, skipping the tests that need one and saying so at its start and end.
+system-deps:
+	@missing="$$($(PYTHON) tests/system_parts.py --missing-packages)" || exit 2; \
+	if [ -z "$$missing" ]; then echo "make system-deps: nothing to install (every part is on PATH)"; exit 0; fi; \
+	echo "make system-deps: installing with apt-get: $$missing"; \
+	command -v apt-get >/dev/null || { echo "make system-deps: no apt-get here: install $$missing with this system's package manager" >&2; exit 2; }; \
+	if [ "$$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+	else echo "make system-deps: apt-get needs root: run it as root, or with sudo installed" >&2; exit 2; fi; \
+	$$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing
 
 # Re-resolve pyproject.toml's ranges in a scratch environment and pin what they give today. Afterwards run
 # `make outputs exercises` and `make test`, and commit constraints.txt with the outputs it changed.

@@ -10,6 +10,7 @@ a kernel that dies, a file that is not a notebook, tampering with the checks, hu
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -211,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     expected = make_class(args.folder, args.size)
     print(f"wrote {len(expected)} submissions to {args.folder}")
+    print(
+        f"grade them: make grade SUBMISSIONS={shlex.quote(str(args.folder))} (into grades/; every kernel under "
+        'bubblewrap; where it cannot run the grader refuses and says what to install, or take GRADE_ARGS="--sandbox off")'
+    )
     return 0
 
 

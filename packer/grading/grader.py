@@ -52,7 +52,7 @@ from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, peak_memory_mb
 from packer.grading.reports import feedback_name, to_markdown
 from packer.grading.running import Options, lesson_of, lessons, screened
-from packer.grading.sandbox import Limits, probe
+from packer.grading.sandbox import INSTALL, Limits, probe
 from packer.grading.shards import class_digest, engine_shard, parse_shard, shard_of
 from packer.grading.submissions import (
     Submission,
@@ -82,6 +82,22 @@ def refuse(message: str) -> NoReturn:
     """Stop before grading, with the reason and exit status 2 (nothing was changed)."""
     print(f"python -m packer.grading: error: {message}", file=sys.stderr)
     sys.exit(2)
+
+
+def sandbox_choice(raw: str) -> str:
+    """--sandbox's value; 'required' and 'auto', its names before December 2026, now mean 'on' (contain or refuse)."""
+    return "on" if raw in ("required", "auto") else raw
+
+
+def uncontained_refusal(reason: str) -> str:
+    """Why the grader will not grade here without --sandbox off, and the two ways on."""
+    return (
+        f"refusing to grade uncontained: {reason}\n"
+        "  Each notebook would run with your own rights: it could read and change your files and use the network.\n"
+        f"  To contain it, install bubblewrap: {INSTALL}.\n"
+        '  To grade uncontained on purpose: --sandbox off (make grade GRADE_ARGS="--sandbox off"); every row then '
+        "records containment none."
+    )
 
 
 def resolve_lesson(raw: str) -> str:
@@ -302,10 +318,11 @@ def main(argv: list[str] | None = None) -> int:
     contain = parser.add_argument_group("containment (each kernel under bubblewrap, with resource limits)")
     contain.add_argument(
         "--sandbox",
-        choices=("auto", "required", "off"),
-        default="auto",
-        help="auto (default): contain when bubblewrap works here, else warn and grade uncontained; "
-        "required: refuse to grade uncontained; off: never contain",
+        type=sandbox_choice,
+        choices=("on", "off"),
+        default="on",
+        help="on (default): contain every kernel, and refuse to grade (exit status 2) where bubblewrap cannot "
+        "run; off: grade uncontained on purpose (each notebook runs with your rights; rows record 'none')",
     )
     contain.add_argument(
         "--memory-mb", type=int, default=Limits.memory >> 20, help="address space per kernel (default 2048)"
@@ -367,16 +384,8 @@ def main(argv: list[str] | None = None) -> int:
         limits = None
     else:
         unavailable = probe()
-        if unavailable and args.sandbox == "required":
-            parser.error(f"--sandbox required, but kernels cannot be contained here: {unavailable}")
         if unavailable:
-            print(
-                f"WARNING: grading WITHOUT containment ({unavailable}). Each notebook runs with your own rights: "
-                "it can read and write your files and use the network. Install bubblewrap, or use "
-                "--sandbox required to refuse.",
-                file=sys.stderr,
-            )
-            limits = None
+            refuse(uncontained_refusal(unavailable))
     try:
         shard = (engine_shard(args.shard, os.environ) or parse_shard(args.shard)) if args.shard else None
         due = parse_due(args.due) if args.due else None

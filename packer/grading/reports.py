@@ -73,6 +73,8 @@ def to_markdown(outcome: Outcome) -> str:
     ]
     if outcome.submitted_at:
         lines.append(f"- handed in: {outcome.submitted_at}")
+    if outcome.containment:
+        lines.append(f"- containment: {outcome.containment}")
     if outcome.superseded_by:
         lines.append(f"- this submission does not count: a later one does ({outcome.superseded_by})")
     lines.append("")

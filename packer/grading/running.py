@@ -71,7 +71,7 @@ class Options:
     lesson: str = ""  # for every notebook that does not record its own
     run_dir: str = ""  # the grading run's temporary folder (kernels, connection files, results)
     run_token: str = ""
-    limits: Limits | None = None  # None: kernels run uncontained (--sandbox off, or unavailable)
+    limits: Limits | None = None  # None: kernels run uncontained (--sandbox off, on purpose)
 
     @property
     def containment(self) -> str:

@@ -14,8 +14,9 @@ A contained kernel runs under `bwrap` (Debian's `bubblewrap`) with:
   (61000 + slot), so the process limit counts that kernel's processes only (RLIMIT_NPROC counts per user
   and does not apply to root).
 
-`probe()` says why containment is not available here (None when it is); the grader's `--sandbox auto`
-then grades uncontained with a warning, and `--sandbox required` refuses.
+`probe()` says why containment is not available here (None when it is), trying the same namespaces a
+kernel would get; the grader then refuses to grade (`--sandbox on`, the default) unless told to grade
+uncontained on purpose (`--sandbox off`). `INSTALL` says how to get bubblewrap.
 """
 
 from __future__ import annotations
@@ -53,22 +54,36 @@ class Limits:
         )
 
 
+# How to get bubblewrap, for a refusal (Debian and Ubuntu; `make system-deps` installs it with the rest of what the
+# tests use beyond Python).
+INSTALL = "sudo apt-get install bubblewrap (Debian, Ubuntu), or make system-deps in the workbook's folder"
+
+
 def _tool(name: str) -> str | None:
     return shutil.which(name)
 
 
+def _namespaces(uid: int | None) -> list[str]:
+    """bwrap's namespace options for a kernel: as root no user namespace is needed (setpriv drops to the slot's
+    own user inside); otherwise bwrap makes one, and the kernel keeps the caller's id."""
+    if uid is None:
+        return ["--unshare-all"]
+    return ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+
+
 def probe() -> str | None:
-    """None when a contained process can start here, else the reason it cannot (for a warning)."""
+    """None when a contained process can start here, else the reason it cannot (the kernel's own, when bwrap
+    runs but may not make the namespaces a kernel gets)."""
     if not sys.platform.startswith("linux"):
         return f"containment needs Linux (bubblewrap); this is {sys.platform}"
     for name, package in (("bwrap", "bubblewrap"), ("prlimit", "util-linux")):
         if _tool(name) is None:
-            return f"{name} not found: install Debian's {package} package"
+            return f"{name} not found on PATH (Debian's {package} package)"
     try:
         run = subprocess.run(
             [
                 _tool("bwrap"),
-                "--unshare-all",
+                *_namespaces(kernel_uid(0)),
                 "--die-with-parent",
                 "--ro-bind",
                 "/",
@@ -132,10 +147,7 @@ def command_prefix(
         prefix += [f"--nproc={limits.processes}"]
     # As root, bwrap mounts with root's rights (it can reach a Python under /root), then setpriv drops to
     # the slot's own user inside; otherwise bwrap makes a user namespace and the kernel keeps the caller's id.
-    namespaces = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
-    if uid is None:
-        namespaces = ["--unshare-all"]
-    prefix += ["--", _tool("bwrap") or "bwrap", *namespaces, "--die-with-parent", "--new-session"]
+    prefix += ["--", _tool("bwrap") or "bwrap", *_namespaces(uid), "--die-with-parent", "--new-session"]
     # The private /tmp and /dev come first: a repository (and its .venv) checked out under /tmp is then
     # bound on top of the private /tmp rather than hidden by it.
     prefix += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]

@@ -1,4 +1,4 @@
-"""What containment costs: the same class graded with `--sandbox off` and `--sandbox required`, in turn.
+"""What containment costs: the same class graded with `--sandbox off` and `--sandbox on`, in turn.
 
 Run with `make bench-sandbox` (not part of the test suite), or e.g.
 `python tests/benchmarks/bench_containment.py --sizes 8 40 --repeats 5`. Each class is bench_grade's
@@ -36,11 +36,11 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as scratch:
             folder = Path(scratch) / "class"
             make_class(folder, size, large_every=0, megabytes=0)
-            times: dict[str, list[float]] = {"off": [], "required": []}
+            times: dict[str, list[float]] = {"off": [], "on": []}
             for _ in range(args.repeats):
                 for mode in times:
                     times[mode].append(grade(folder, args.jobs, mode)[0])
-        off, contained = statistics.median(times["off"]), statistics.median(times["required"])
+        off, contained = statistics.median(times["off"]), statistics.median(times["on"])
         print(f"{size:>11} {off:>7.1f} {contained:>12.1f} {contained / off:>13.0%}", flush=True)
     return 0
 

@@ -55,7 +55,7 @@ def make_class(folder: Path, size: int, large_every: int, megabytes: float) -> i
     return large
 
 
-def grade(folder: Path, jobs: int, sandbox: str = "auto") -> tuple[float, float, float]:
+def grade(folder: Path, jobs: int, sandbox: str = "on") -> tuple[float, float, float]:
     """(wall seconds, grader peak MB, largest worker peak MB) of one `python -m packer.grading` run."""
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
@@ -124,7 +124,7 @@ def main() -> None:
     parser.add_argument("--large-every", type=int, default=10, help="every n-th submission carries large output")
     parser.add_argument("--megabytes", type=float, default=20, help="saved output in a large submission")
     parser.add_argument("--floor-notebooks", type=int, default=100, help="one-cell notebooks timed for the floor")
-    parser.add_argument("--sandbox", default="auto", help="the grader's --sandbox (the floor is never contained)")
+    parser.add_argument("--sandbox", default="on", help="the grader's --sandbox (the floor is never contained)")
     args = parser.parse_args()
     print(
         f"--jobs {args.jobs} (N), --sandbox {args.sandbox}; every {args.large_every}th submission carries "

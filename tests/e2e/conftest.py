@@ -2,8 +2,8 @@
 `make lab-env` prints, so jupyter-config/ and the .jupyter-state/ folder), on a copy of the repository and with
 an empty home folder that must stay empty, and Debian's Chromium driven headless by Playwright.
 
-Where Chromium is missing every test that needs it is skipped with the reason (pytest's `-rs` prints it);
-the tests of the server alone still run.
+Where Chromium is missing every test that needs it is skipped with the reason, and `make test` says so at
+its start and end (tests/system_parts.py); the tests of the server alone still run.
 """
 
 from __future__ import annotations
@@ -27,11 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import system_parts
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
-# Debian's package (`apt-get install -y chromium`, which .ci/run does); WORKBOOK_CHROMIUM points elsewhere.
-CHROMIUM = Path(os.environ.get("WORKBOOK_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -117,13 +116,11 @@ class Lab:
 
 @pytest.fixture(scope="session")
 def chromium() -> Path:
-    """Debian's Chromium, or a visible skip of every browser test."""
-    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        pytest.skip(
-            f"browser tests skipped: no Chromium at {CHROMIUM} (install it with `apt-get install -y chromium`, "
-            "as .ci/run does)"
-        )
-    return CHROMIUM
+    """Debian's Chromium (`chromium` on PATH, or WORKBOOK_CHROMIUM). A test that uses this fixture needs Chromium:
+    where it is missing, the root conftest.py skips the test with the reason before this runs."""
+    if system_parts.why_missing("chromium"):
+        pytest.skip(system_parts.skip_reason(["chromium"]))
+    return Path(system_parts.chromium_path())
 
 
 # What the lab is started without: anything of the developer's own that would change where Jupyter, IPython,

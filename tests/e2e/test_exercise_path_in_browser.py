@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 
@@ -15,6 +16,9 @@ import packer
 from packer.checking import question
 
 from notebook_page import NotebookPage, wait_until
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "grading"))
+from grader_cli import grader_command  # noqa: E402  (the grader as an instructor runs it)
 
 LESSON = "notebooks/01_assemble_context.ipynb"
 EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
@@ -83,7 +87,7 @@ def test_a_learner_answers_q1_1_wrong_then_right_saves_and_is_graded(page, lab, 
 
     grades = tmp_path / "grades"
     graded = subprocess.run(
-        [sys.executable, "-m", "packer.grading", str(saved), "--out", str(grades)],
+        grader_command(str(saved), "--out", str(grades)),
         capture_output=True,
         text=True,
         timeout=300,

@@ -1,6 +1,7 @@
 """A real single-node Slurm cluster in a temporary folder, for testing the grader's job scripts.
 
-Debian's slurm-wlm and munge (`.ci/run` installs them): munged with a key of its own, slurmctld and slurmd
+Debian's slurm-wlm and munge (`make system-deps` installs them; the tests that need them are marked
+`needs("slurm")`, tests/system_parts.py): munged with a key of its own, slurmctld and slurmd
 on ports of their own on 127.0.0.1, every file (configuration, state, spool, logs, pid files, the munge
 socket) under one folder, so nothing of the machine's own Slurm or munge is read or touched. Each daemon runs
 in the foreground as a child of the test and is stopped by its pid.
@@ -17,20 +18,6 @@ import subprocess
 import time
 from pathlib import Path
 
-COMMANDS = ("munged", "slurmctld", "slurmd", "sbatch", "squeue", "scontrol", "scancel", "sinfo")
-
-
-def missing() -> str:
-    """Why a cluster cannot start here ('' when it can)."""
-    absent = [c for c in COMMANDS if shutil.which(c) is None and not Path("/usr/sbin", c).exists()]
-    if absent:
-        return (
-            f"Slurm is not installed ({', '.join(absent)} not found; apt-get install slurm-wlm munge, as .ci/run does)"
-        )
-    if os.geteuid() != 0:
-        return "slurmd runs each job as the user who submitted it, which needs root"
-    return ""
-
 
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on now."""
@@ -40,7 +27,7 @@ def free_port() -> int:
 
 
 def _command(name: str) -> str:
-    return shutil.which(name) or str(Path("/usr/sbin", name))
+    return shutil.which(name) or name
 
 
 class Cluster:

@@ -23,7 +23,7 @@ import psutil
 import pytest
 
 import packer.grading.grader as grade
-from grader_cli import grade_cli
+from grader_cli import grade_cli, grade_main
 from packer.grading.gradebook import Gradebook
 from packer.grading.demo_class import KINDS, LESSON, definition_cell, solution, with_cell, write_submission
 from packer.checking.exercises import exercise_name, solution_name, to_exercise
@@ -385,9 +385,9 @@ def test_a_notebook_of_no_known_lesson_gets_its_own_status(gradebook):
 def test_command_line_refuses_bad_options(tmp_path):
     for args in (["--jobs", "0"], ["--timeout", "0"]):
         with pytest.raises(SystemExit):
-            grade.main([str(tmp_path), "--out", str(tmp_path / "o"), *args])
+            grade_main([str(tmp_path), "--out", str(tmp_path / "o"), *args])
     with pytest.raises(SystemExit):
-        grade.main([str(tmp_path), "--out", str(tmp_path / "o")])  # no notebooks there
+        grade_main([str(tmp_path), "--out", str(tmp_path / "o")])  # no notebooks there
 
 
 def test_a_run_where_no_kernel_could_start_says_so_and_fails_so_a_batch_job_retries(tmp_path):

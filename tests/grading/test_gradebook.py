@@ -15,9 +15,8 @@ import zipfile
 import nbformat
 import pytest
 
-import packer.grading.grader as grade
 from class_files import notebook, write
-from grader_cli import grade_cli
+from grader_cli import grade_cli, grade_main
 from packer.grading.demo_class import LESSON, exercise, solution
 from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS, feedback_name
 
@@ -182,7 +181,7 @@ def test_regrading_one_learner_updates_only_their_row_and_keeps_everything_else(
 # --- the command line refuses before any grading -------------------------------------------------------------
 def refused(capsys, *args: str) -> str:
     with pytest.raises(SystemExit) as stop:
-        grade.main(list(args))
+        grade_main(list(args))
     assert stop.value.code == 2
     return capsys.readouterr().err
 

@@ -11,11 +11,10 @@ import select
 import shlex
 import signal
 import subprocess
-import sys
 import time
 
 from class_files import GARBAGE, notebook, table, write
-from grader_cli import ROOT, grade_cli
+from grader_cli import ROOT, grade_cli, grader_command
 from packer.grading.lock import gradebook_lock
 
 
@@ -87,16 +86,18 @@ def test_a_second_grader_on_the_same_gradebook_is_refused_at_once_or_waits(tmp_p
         assert f"--out: another grader is writing to {out} now (pid {os.getpid()})" in refused.stderr
         assert "give --wait" in refused.stderr
         waiting = subprocess.Popen(
-            [sys.executable, "-m", "packer.grading", str(tmp_path / "class"), "--out", str(out), "--wait"],
+            grader_command(str(tmp_path / "class"), "--out", str(out), "--wait"),
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        ready, _, _ = select.select([waiting.stderr], [], [], 120)  # it says it waits, then it waits
-        assert ready, "the waiting grader said nothing"
-        said = waiting.stderr.readline()
-        assert said.startswith(f"waiting: another grader is writing to {out} (pid {os.getpid()})"), said
+        said = []  # it says it waits (after whatever else it has to say), then it waits
+        while not said or not said[-1].startswith("waiting: "):
+            ready, _, _ = select.select([waiting.stderr], [], [], 120)
+            assert ready and (line := waiting.stderr.readline()), f"the waiting grader said only {said}"
+            said.append(line)
+        assert said[-1].startswith(f"waiting: another grader is writing to {out} (pid {os.getpid()})"), said
         time.sleep(1)
         assert waiting.poll() is None  # still waiting for the lock
         assert [p.name for p in out.iterdir()] == [".grading.lock"]  # neither run wrote anything meanwhile
@@ -151,16 +152,7 @@ def test_two_real_graders_at_once_the_second_is_refused_and_sigterm_stops_the_fi
     write(tmp_path / "class" / "a" / "exercise_01_assemble_context.ipynb", notebook("runaway"))
     write(tmp_path / "class" / "b" / "exercise_01_assemble_context.ipynb", GARBAGE)  # graded before the signal
     grader = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "packer.grading",
-            str(tmp_path / "class"),
-            "--out",
-            str(tmp_path / "grades"),
-            "--timeout",
-            "60",
-        ],
+        grader_command(str(tmp_path / "class"), "--out", str(tmp_path / "grades"), "--timeout", "60"),
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

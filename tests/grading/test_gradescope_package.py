@@ -3,9 +3,9 @@ Gradescope unpacks it, its run_autograder grades a right and a wrong lesson-01 a
 cannot grade still gets a valid results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
 
 run_autograder runs with this environment's Python, not the one setup.sh would install (setup.sh needs the
-network: it is only checked to be valid bash that pins with constraints.txt), and with --sandbox off: what is
-tested here is the package and its scripts, which are the same either way; containment has tests of its own
-(test_containment.py), and a run under `auto` would be graded differently on machines without bubblewrap.
+network: it is only checked to be valid bash that pins with constraints.txt), and with --sandbox off but for one
+run, which makes run_autograder's own choice (bubblewrap where it can run, else Gradescope's container alone, said
+so): what is tested here is the package and its scripts; containment has tests of its own (test_containment.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 
 import nbformat
 
+from packer.grading import sandbox
 from packer.grading.demo_class import KINDS, LESSON, exercise, solution
 from packer.grading.gradescope_package import build
 from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS
@@ -151,8 +152,18 @@ def test_a_right_answer_earns_every_point_and_a_wrong_one_loses_its_questions(tm
     wrong = gradescope(
         tmp_path, "wrong", {"exercise_01_assemble_context.ipynb": KINDS["strict-comparison"][1]()}, metadata=None
     )
-    running = [(start(right), right), (start(wrong), wrong)]  # side by side: each is one grader run
+    # side by side: each is one grader run; the right answer with run_autograder's own choice of containment
+    running = [(start(right, AUTOGRADER_SANDBOX=""), right), (start(wrong), wrong)]
     (good, printed), (bad, _) = (finish(process, root) for process, root in running)
+    why_not = sandbox.probe()
+    if why_not:  # Gradescope's container of the submission is then the only containment, said on purpose
+        assert (
+            f"containment: Gradescope's container of this submission only (bubblewrap cannot run in it: {why_not})"
+            in printed
+        )
+        assert good["extra_data"]["grader"]["containment"].startswith("none")
+    else:
+        assert good["extra_data"]["grader"]["containment"].startswith("bubblewrap"), printed
 
     assert good["score"] == sum(test["max_score"] for test in good["tests"]) == 10
     assert {test["status"] for test in good["tests"]} == {"passed"}

@@ -14,17 +14,19 @@ import time
 import psutil
 import pytest
 
+from grader_cli import with_sandbox
 from packer.grading.demo_class import write_submission
 
 
 # The grader as a terminal starts it: with Ctrl-C at its default. A process started in the background by a
 # non-interactive shell (`make test &`, nohup) is born ignoring SIGINT, and the grader, like any well-behaved
 # program, would then keep ignoring it; these tests must not depend on how the suite itself was started.
+# (`--sandbox off` where bubblewrap cannot run: grader_cli.with_sandbox.)
 GRADER = [
     sys.executable,
     "-c",
     "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-    "os.execv(sys.executable, [sys.executable, '-m', 'packer.grading', *sys.argv[1:]])",
+    f"os.execv(sys.executable, [sys.executable, '-m', 'packer.grading', *sys.argv[1:], *{with_sandbox([])!r}])",
 ]
 
 

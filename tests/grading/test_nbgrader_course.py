@@ -24,6 +24,7 @@ from packer.checking.exercises import exercise_name
 from packer.grading.nbgrader_course import HANDED_IN, answered, grade_id, right_answers, write_course, write_demo_class
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from grader_cli import grader_command  # noqa: E402  (the workbook's grader, as an instructor runs it)
 from nbgrader_demo import nbgrader_points  # noqa: E402  (nbgrader's points, read as make check-nbgrader reads them)
 from test_grade import GRADED_MUTANTS, mutant_source  # noqa: E402  (the wrong answers the checks must catch)
 
@@ -102,7 +103,7 @@ def graded(tmp_path_factory):
     log = out.parent / "workbook-grader.log"
     with open(log, "wb") as sink:
         workbook = subprocess.Popen(
-            [sys.executable, "-m", "packer.grading", str(course / "submitted"), "--out", str(out)],
+            grader_command(str(course / "submitted"), "--out", str(out)),
             stdout=sink,
             stderr=subprocess.STDOUT,
         )

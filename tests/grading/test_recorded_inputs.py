@@ -17,6 +17,7 @@ import nbformat
 import pytest
 
 import packer.grading.grader as grade
+from grader_cli import grade_main
 from packer.checking import BANK
 from packer.checking.exercises import exercise_name, solution_name
 from packer.grading import kernels, running
@@ -124,7 +125,7 @@ def test_a_class_gets_the_same_gradebook_with_the_replay_and_without_it(tmp_path
         if not replayed:
             monkeypatch.setattr(grade, "read_recorded_inputs", lambda run_dir: {})
         out = tmp_path / f"grades-{replayed}"
-        assert grade.main([str(folder), "--out", str(out), "--jobs", "2", "--timeout", "30"]) == 0
+        assert grade_main([str(folder), "--out", str(out), "--jobs", "2", "--timeout", "30"]) == 0
         books.append(json.loads((out / "grades.json").read_text()))
     with_replay, without = books
     assert [row["tests"] for row in with_replay["submissions"]] == [row["tests"] for row in without["submissions"]]

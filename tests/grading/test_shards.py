@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import random
 import shutil
 import time
@@ -26,12 +27,13 @@ from pathlib import Path
 import pytest
 
 import packer.grading.grader as grade
+from grader_cli import grade_main, with_sandbox
 import packer.grading.merge as merge
 from packer.grading.gradebook import JOURNAL_NAME, read_journal
 from packer.grading.demo_class import ROOT, write_submission
 from packer.grading.shards import engine_shard, parse_shard, shard_of
 from packer.grading.submissions import find_submissions, naming_root
-from slurm_cluster import Cluster, missing
+from slurm_cluster import Cluster
 
 CLASS = {"ana": "correct", "ben": "strict-comparison", "cy": "untouched", "dee": "not-json"}
 SHARDS = 3
@@ -49,13 +51,13 @@ def graded(tmp_path_factory):
     folder = base / "submissions"
     files = [str(write_submission(folder, name, kind)) for name, kind in CLASS.items()]
     whole = base / "whole"
-    assert grade.main([str(folder), "--out", str(whole), "--jobs", "2", "--timeout", "20"]) == 0
+    assert grade_main([str(folder), "--out", str(whole), "--jobs", "2", "--timeout", "20"]) == 0
     shards = []
     for index in range(1, SHARDS + 1):
         random.Random(index).shuffle(files)  # each shard is handed the files in another order
         out = base / f"shard-{index}"
         assert (
-            grade.main([*files, "--out", str(out), "--jobs", "2", "--timeout", "20", "--shard", f"{index}/{SHARDS}"])
+            grade_main([*files, "--out", str(out), "--jobs", "2", "--timeout", "20", "--shard", f"{index}/{SHARDS}"])
             == 0
         )
         shards.append(out)
@@ -99,7 +101,7 @@ def test_a_bad_shard_is_refused_before_grading(raw, tmp_path):
     write_submission(tmp_path / "class", "ana", "untouched")
     if raw:
         with pytest.raises(SystemExit) as stop:
-            grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", raw])
+            grade_main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", raw])
         assert stop.value.code == 2 and not (tmp_path / "out").exists()
 
 
@@ -156,7 +158,7 @@ def test_the_grader_refuses_shard_auto_outside_a_batch_engine_before_grading(tmp
         monkeypatch.delenv(name, raising=False)
     write_submission(tmp_path / "class", "ana", "untouched")
     with pytest.raises(SystemExit) as stop:
-        grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", "auto"])
+        grade_main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", "auto"])
     assert stop.value.code == 2 and not (tmp_path / "out").exists()
     assert "neither SLURM_ARRAY_TASK_ID" in capsys.readouterr().err
 
@@ -292,7 +294,7 @@ def test_a_shard_never_grades_into_a_whole_class_gradebook_nor_another_shards(gr
     for out, shard in ((whole, "1/3"), (shards[0], "2/3"), (shards[0], "")):
         before = tree(out)
         with pytest.raises(SystemExit) as stop:
-            grade.main([str(folder), "--out", str(out), *(["--shard", shard] if shard else [])])
+            grade_main([str(folder), "--out", str(out), *(["--shard", shard] if shard else [])])
         assert stop.value.code == 2 and tree(out) == before
 
 
@@ -359,7 +361,7 @@ def test_a_merge_completes_unrunnable_rows_as_the_whole_class_would(tmp_path):
 def test_a_shard_with_no_share_of_the_class_still_writes_its_gradebook(tmp_path):
     write_submission(tmp_path / "class", "ana", "untouched")
     empty = next(k for k in (1, 2) if shard_of("class/ana.ipynb", 2) != k)
-    assert grade.main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", f"{empty}/2"]) == 0
+    assert grade_main([str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--shard", f"{empty}/2"]) == 0
     data = json.loads((tmp_path / "out" / "grades.json").read_text())
     assert data["submissions"] == [] and data["gradebook"]["shard"]["class_submissions"] == 1
     assert (tmp_path / "out" / "grades.csv").read_text().startswith("submission,learner")
@@ -367,7 +369,8 @@ def test_a_shard_with_no_share_of_the_class_still_writes_its_gradebook(tmp_path)
 
 # --- on a real Slurm: the shipped job scripts -----------------------------------------------------------------
 SCRIPTS = ROOT / "packer" / "grading" / "slurm"
-needs_slurm = pytest.mark.skipif(bool(missing()), reason=missing() or "Slurm is installed")
+needs_slurm = pytest.mark.needs("slurm")
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="slurmd runs each job as the user who submitted it: needs root")
 
 
 @pytest.fixture(scope="module")
@@ -400,8 +403,7 @@ def submit_grading(cluster: Cluster, logs: Path, folder: Path, shards: Path, gra
         str(SCRIPTS / "grade.sbatch"),
         str(folder),
         str(shards),
-        "--timeout",
-        str(timeout),
+        *with_sandbox(["--timeout", str(timeout)]),
     )
     return array, submit(
         cluster, logs, f"--dependency=afterok:{array}", str(SCRIPTS / "merge.sbatch"), str(shards), str(grades)
@@ -414,6 +416,7 @@ def log_text(logs: Path) -> str:
 
 
 @needs_slurm
+@as_root
 def test_a_slurm_array_and_its_merge_job_grade_the_class_as_one_run_would(graded, cluster, tmp_path):
     folder, whole, _ = graded
     logs = tmp_path / "logs"
@@ -433,6 +436,7 @@ def test_a_slurm_array_and_its_merge_job_grade_the_class_as_one_run_would(graded
 
 
 @needs_slurm
+@as_root
 def test_a_shard_cancelled_while_grading_cancels_the_merge_and_a_merge_by_hand_refuses(cluster, tmp_path, capsys):
     folder = tmp_path / "submissions"
     for name, kind in CLASS.items():

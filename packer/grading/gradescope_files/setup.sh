@@ -11,8 +11,8 @@ GRADER_USER=workbook-grader                              # the grader, and so th
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
 # bubblewrap: the grader's containment of each kernel (no network, nothing of the file system but its own
-# folder). run_autograder grades with --sandbox auto, which uses it where the container lets it make
-# namespaces and otherwise grades uncontained (its stdout, shown to instructors, says which).
+# folder). run_autograder uses it where the container lets it make namespaces, and otherwise relies on the
+# container Gradescope starts for each submission alone (its stdout, shown to instructors, says which).
 # util-linux: prlimit (the containment's resource limits), runuser and setpriv.
 apt-get install -y --no-install-recommends bubblewrap util-linux ca-certificates
 
