@@ -36,7 +36,6 @@ LONGEST_FIRST = [
     "tests/checking/test_exercises.py",  # 37
     "tests/grading/test_containment.py",  # 35
     "tests/test_system_parts.py",  # 34 (three pytest runs of its own)
-    "tests/grading/test_sandbox_modes.py",  # 25
     "tests/mutation/test_check_score.py",  # 34
     "tests/grading/test_gradebook_rules.py",  # 34
     "tests/grading/test_gradebook.py",  # 34
@@ -44,6 +43,7 @@ LONGEST_FIRST = [
     "tests/grading/test_lms_classes.py",  # 33
     "tests/grading/test_interrupt.py",  # 31
     "tests/grading/test_pool.py",  # 27
+    "tests/grading/test_sandbox_modes.py",  # 25
     "tests/checking/test_mutants.py",  # 23
     "tests/e2e/test_make_lab_in_browser.py",  # 22
     "tests/grading/test_memory.py",  # 22
