@@ -42,7 +42,8 @@ def plot_steps(steps: Sequence[Step], limit: int, title: str) -> Figure:
     ax.set_xlabel("turn (one request per turn)")
     ax.set_ylabel("tokens")
     ax.set_xlim(0.4, len(steps) + 0.6)
-    ax.legend(loc="upper left", fontsize=7, frameon=False)
+    ax.set_ylim(0, 1.45 * max(limit, max((s.tokens for s in steps), default=0)))  # room for the legend
+    ax.legend(loc="upper left", fontsize=7, frameon=False, ncol=2)
     ax.set_title(title, fontsize=10)
     return fig
 
@@ -56,10 +57,19 @@ def plot_cache_tradeoff(points: Sequence[tuple[str, float, float]], highlight: i
     if line:
         ax.plot(*zip(*line), "o-", color=POLICY_COLOURS[1], label="trim to a lower watermark when over")
     for label, turns, share in points:
-        marker = "o" if label.startswith("low") else "s"
-        colour = POLICY_COLOURS[1] if label.startswith("low") else POLICY_COLOURS[2]
-        ax.plot([turns], [share], marker, color=colour)
-        ax.annotate(label, (turns, share), textcoords="offset points", xytext=(5, 4), fontsize=8)
+        watermark = label.startswith("low")
+        ax.plot([turns], [share], "o" if watermark else "s", color=POLICY_COLOURS[1 if watermark else 2])
+        offset = (5, 4) if watermark else (-5, -13)  # other policies' labels below, so that none overlap
+        ax.annotate(
+            label,
+            (turns, share),
+            textcoords="offset points",
+            xytext=offset,
+            fontsize=8,
+            ha="left" if watermark else "right",
+        )
+    xs = [turns for _, turns, _ in points]
+    ax.set_xlim(min(xs) - 0.5, max(xs) + 1.0)
     ax.set_ylim(0, 1)
     ax.set_xlabel("turns kept per request (mean over the run)")
     ax.set_ylabel("input tokens cached (OpenAI's rule)")
