@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv system-deps lock lab lab-env site test lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv system-deps lock lab lab-env site test lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-history bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -186,6 +186,11 @@ bench-prompt: $(STAMP)
 # pack_request with Mistral's v7 template: re-measuring every candidate request against the exact fast path.
 bench-request: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_request.py
+
+# pack_history on lesson 09's agent transcript (Mistral's v7 template): counting the kept request once, the exact
+# fast path, and re-measuring every candidate request.
+bench-history: $(STAMP)
+	$(BIN)/python tests/benchmarks/bench_history.py
 
 bench-widgets: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_widgets.py

@@ -10,14 +10,18 @@ only downwards (grading -> checking -> core; lab -> core):
 """
 
 from packer.chunks import assemble_context
+from packer.caching import common_prefix_length, openai_cached_tokens
 from packer.chat import mistral_chat, openai_chat
+from packer.clearing import clear_then_drop, clear_tool_results
 from packer.counters import COUNTERS, count_chars_div4, count_utf8_bytes, count_words
 from packer.duplicates import drop_near_duplicates
+from packer.history import History, group_turns, pack_history
 from packer.mmr import mmr_order
 from packer.ordering import ends_first, pack_ends_first
 from packer.priority import Part, pack_parts
 from packer.prompt import pack_prompt, render_prompt
 from packer.request import build_request, pack_request
+from packer.summary import pack_with_summary
 from packer.section_budget import (
     BudgetPlan,
     SectionCheck,
@@ -32,12 +36,16 @@ from packer.utf8 import pack_utf8
 __all__ = [
     "COUNTERS",
     "BudgetPlan",
+    "History",
     "Part",
     "SectionCheck",
     "assemble_context",
     "build_prompt",
     "build_request",
     "check_sections",
+    "clear_then_drop",
+    "clear_tool_results",
+    "common_prefix_length",
     "count_chars_div4",
     "count_utf8_bytes",
     "count_words",
@@ -45,14 +53,18 @@ __all__ = [
     "ends_first",
     "estimate_tokens",
     "format_plan",
+    "group_turns",
     "mmr_order",
     "mistral_chat",
+    "openai_cached_tokens",
     "openai_chat",
     "pack_ends_first",
+    "pack_history",
     "pack_parts",
     "pack_prompt",
     "pack_request",
     "pack_utf8",
+    "pack_with_summary",
     "plan_budget",
     "render_prompt",
 ]

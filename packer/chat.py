@@ -13,8 +13,20 @@ context window is that rendered token sequence. Two kinds of counter ship here, 
   these counts "an estimate, not a timeless guarantee".
   https://github.com/openai/openai-cookbook/blob/main/examples/How_to_count_tokens_with_tiktoken.ipynb
 
-A message is a dict with a "role" ("system", "user" or "assistant") and a "content" str; `openai_chat`
-also takes a "name". Loading a tokenizer happens on a counter's first call, never on `import packer`.
+A message is a dict with a "role" and a "content" str. Besides "system", "user" and "assistant", a
+conversation may hold tool traffic, in this module's own flat version of OpenAI's shape:
+
+    {"role": "assistant", "content": "", "tool_calls": [{"id": "aB3dE5gH7", "name": "search",
+                                                          "arguments": '{"query": "yield"}'}]}
+    {"role": "tool", "tool_call_id": "aB3dE5gH7", "content": "the tool's result, as text"}
+
+(OpenAI nests each call as {"id", "type": "function", "function": {"name", "arguments"}}; here the three
+strings sit side by side.) "content" may be "" beside tool calls; "arguments" is JSON text. Mistral's v3 and
+v7 templates render calls and results; mistral-common refuses tool messages under v1, and v2 drops every
+call and result before the last user message, so `mistral_chat` refuses them for v1 and v2 rather than
+count less than the application sends. Mistral's v3+ templates take only tool call ids of 9 letters and
+digits. `openai_chat` also takes a "name", and refuses tool traffic (see it). Loading a tokenizer happens
+on a counter's first call, never on `import packer`.
 
 Each counter also knows, exactly, how many tokens one more source line adds to the user's prompt at one
 of its line seams (see `line_cost_of` and packer/request.py), which lets pack_request skip re-measuring.
@@ -29,20 +41,30 @@ from typing import Any
 
 from packer.counters import BPE_ENCODINGS, bpe
 
-Message = dict[str, str]
+Message = dict[str, Any]
 RequestCounter = Callable[[list[Message]], int]
 
 MISTRAL_VERSIONS = ("v1", "v2", "v3", "v7")
-ROLES = ("system", "user", "assistant")
+ROLES = ("system", "user", "assistant", "tool")
+ROLE_KEYS = {"assistant": ("tool_calls",), "tool": ("tool_call_id",)}  # the keys only these roles may have
+TOOL_CALL_KEYS = ("id", "name", "arguments")
 
 # Every request counter made here, to the exact per-line cost it carries (compared by identity).
 _LINE_COSTS: dict[int, tuple[RequestCounter, Callable[[str], int]]] = {}
+# Every request counter made here, to whether it adds up by turns even with a system prompt (packer/history.py).
+_BY_TURN: dict[int, tuple[RequestCounter, bool]] = {}
 
 
 def line_cost_of(count: object) -> Callable[[str], int] | None:
     """The exact cost of one prompt line at a seam, if `count` was made by this module; else None."""
     entry = _LINE_COSTS.get(id(count))
     return entry[1] if entry is not None and entry[0] is count else None
+
+
+def adds_up_by_turn(count: object, system: bool) -> bool:
+    """Whether `count` was made here and counts a conversation as its base plus each earlier turn's own cost."""
+    entry = _BY_TURN.get(id(count))
+    return entry is not None and entry[0] is count and (entry[1] or not system)
 
 
 def require_messages(messages: Any, keys: tuple[str, ...] = ("role", "content")) -> list[Message]:
@@ -54,22 +76,62 @@ def require_messages(messages: Any, keys: tuple[str, ...] = ("role", "content"))
         where = f"message {index}"
         if not isinstance(message, Mapping):
             raise ValueError(f"{where}: expected a dict with 'role' and 'content', got {type(message).__name__}")
-        unknown = sorted(set(message) - set(keys), key=str)
+        role = message.get("role")
+        allowed = keys + (ROLE_KEYS.get(role, ()) if role in ROLES else ())
+        unknown = sorted(set(message) - set(allowed), key=str)
         if unknown:
-            raise ValueError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(keys)})")
-        if message.get("role") not in ROLES:
-            raise ValueError(f"{where}: role must be one of {', '.join(ROLES)}, got {message.get('role')!r}")
+            raise ValueError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(allowed)})")
+        if role not in ROLES:
+            raise ValueError(f"{where}: role must be one of {', '.join(ROLES)}, got {role!r}")
         for key, value in message.items():
-            if not isinstance(value, str):
-                raise ValueError(f"{where}: {key} must be a str, got {type(value).__name__}")
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError as error:
-                raise ValueError(f"{where}: {key} is not valid UTF-8 at index {error.start}: {error.reason}") from None
-        if "content" not in message:
-            raise ValueError(f"{where}: missing 'content'")
-        checked.append(dict(message))
+            if key != "tool_calls":
+                _require_text(f"{where}: {key}", value)
+        for key in ("content", "tool_call_id") if role == "tool" else ("content",):
+            if key not in message:
+                raise ValueError(f"{where}: missing {key!r}")
+        copy = dict(message)
+        if "tool_calls" in message:
+            copy["tool_calls"] = _require_tool_calls(where, message["tool_calls"])
+        checked.append(copy)
     return checked
+
+
+def _require_text(what: str, value: Any) -> str:
+    """A str that UTF-8 can encode; ValueError naming `what` if not."""
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be a str, got {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValueError(f"{what} is not valid UTF-8 at index {error.start}: {error.reason}") from None
+    return value
+
+
+def _require_tool_calls(where: str, calls: Any) -> list[dict[str, str]]:
+    """An assistant's tool calls: a non-empty list of {"id", "name", "arguments"} str dicts (copies)."""
+    if not isinstance(calls, (list, tuple)) or not calls:
+        raise ValueError(f"{where}: tool_calls must be a non-empty list of calls, got {calls!r:.80}")
+    checked = []
+    for number, call in enumerate(calls):
+        what = f"{where}: tool call {number}"
+        if not isinstance(call, Mapping) or set(call) != set(TOOL_CALL_KEYS):
+            raise ValueError(f"{what}: expected a dict with exactly {', '.join(TOOL_CALL_KEYS)}, got {call!r:.80}")
+        for key in TOOL_CALL_KEYS:
+            _require_text(f"{what}: {key}", call[key])
+        try:
+            json.loads(call["arguments"])
+        except json.JSONDecodeError:
+            raise ValueError(f"{what}: arguments must be JSON text, got {call['arguments']!r:.80}") from None
+        checked.append({key: call[key] for key in TOOL_CALL_KEYS})
+    return checked
+
+
+def refuse_tool_traffic(messages: list[Message], why: str) -> list[Message]:
+    """The checked messages, unless one is a tool call or result: then ValueError naming it and saying why."""
+    for index, message in enumerate(messages):
+        if message["role"] == "tool" or "tool_calls" in message:
+            raise ValueError(f"message {index}: {why}")
+    return messages
 
 
 # --- Mistral: exact, through mistral-common ---------------------------------------------------------------
@@ -112,19 +174,45 @@ def _require_tools(tools: Any) -> tuple[Any, ...]:
     return tuple(checked)
 
 
+def _mistral_message(message: Message) -> Any:
+    """One message as mistral-common's typed message (a tool call's "" content becomes None, as in OpenAI's)."""
+    from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+    from mistral_common.protocol.instruct.tool_calls import FunctionCall, ToolCall
+
+    role, content = message["role"], message["content"]
+    if role == "tool":
+        return ToolMessage(content=content, tool_call_id=message["tool_call_id"])
+    if role == "assistant" and "tool_calls" in message:
+        calls = [
+            ToolCall(id=c["id"], function=FunctionCall(name=c["name"], arguments=c["arguments"]))
+            for c in message["tool_calls"]
+        ]
+        return AssistantMessage(content=content or None, tool_calls=calls)
+    return {"system": SystemMessage, "user": UserMessage, "assistant": AssistantMessage}[role](content=content)
+
+
 def _mistral_request(messages: list[Message], tools: tuple[Any, ...]) -> Any:
     """The chat request as mistral-common's ChatCompletionRequest."""
-    from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, UserMessage
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
 
-    kinds = {"system": SystemMessage, "user": UserMessage, "assistant": AssistantMessage}
-    typed = [kinds[message["role"]](content=message["content"]) for message in messages]
-    return ChatCompletionRequest(messages=typed, tools=list(tools) or None)
+    return ChatCompletionRequest(messages=[_mistral_message(m) for m in messages], tools=list(tools) or None)
 
 
-def _encode(version: str, messages: Any, tools: tuple[Any, ...]) -> Any:
-    """mistral-common's tokenized request; its refusals (say, a last message that is not the user's) as ValueError."""
+# Why a Mistral template's count would leave tool traffic out: mistral-common's InstructTokenizerV1 raises
+# "Tools not implemented", and InstructTokenizerV2 skips every call and result before the last user message.
+NO_TOOL_TRAFFIC = {
+    "v1": "the v1 template has no tool calls or results (mistral-common refuses them); use v3 or v7",
+    "v2": "the v2 template drops tool calls and results before the last user message, so a count would leave "
+    "them out; use v3 or v7",
+}
+
+
+def _encode(version: str, messages: Any, tools: tuple[Any, ...], counted: bool = False) -> Any:
+    """mistral-common's tokenized request; its refusals (say, a last message that is not the user's) as ValueError.
+    `counted`: refuse, as the counter does, tool traffic the template would leave out."""
     checked = require_messages(messages)
+    if counted and version in NO_TOOL_TRAFFIC:
+        refuse_tool_traffic(checked, NO_TOOL_TRAFFIC[version])
     tokenizer = _mistral(version)
     try:
         return tokenizer.encode_chat_completion(_mistral_request(checked, tools))
@@ -147,6 +235,14 @@ def mistral_tokens(messages: Any, version: str, tools: Any = ()) -> list[str]:
     ids = _encode(version, messages, tools).tokens
     model = _mistral(version).instruct_tokenizer.tokenizer._model
     return [model.id_to_piece(token) for token in ids]
+
+
+def mistral_ids(messages: Any, version: str, tools: Any = ()) -> list[int]:
+    """The request's token ids, exactly those mistral_chat counts (and refusing what it refuses)."""
+    version, tools = _require_version(version), _require_tools(tools)
+    if tools and version == "v1":
+        raise ValueError("tools: the v1 template has no tool definitions (mistral-common drops them)")
+    return list(_encode(version, messages, tools, counted=True).tokens)
 
 
 def _mistral_line_cost(version: str, line: str) -> int:
@@ -173,7 +269,7 @@ def _mistral_counter_for(version: str, tool_key: tuple[str, ...]) -> RequestCoun
     tools = _require_tools([json.loads(text) for text in tool_key])
 
     def count(messages: list[Message]) -> int:
-        return len(_encode(version, messages, tools).tokens)
+        return len(_encode(version, messages, tools, counted=True).tokens)
 
     count.__name__ = count.__qualname__ = f"count_mistral_{version}" + ("_with_tools" if tools else "")
     count.__doc__ = f"Exact tokens of the request under Mistral's {version} instruct template (mistral-common)."
@@ -181,6 +277,7 @@ def _mistral_counter_for(version: str, tool_key: tuple[str, ...]) -> RequestCoun
         count,
         functools.partial(_mistral_line_cost, version),
     )  # the entry keeps the counter alive: its id is never reused
+    _BY_TURN[id(count)] = (count, version != "v1")  # v1 puts the system prompt into the first turn kept
     return count
 
 
@@ -191,8 +288,16 @@ TOKENS_PER_NAME = 1
 REPLY_PRIMING = 3
 
 
+# The cookbook's function adds the tokens of every value of a message, so it has no rule for a list of tool
+# calls, and OpenAI publishes none for how calls and results are rendered: this estimate refuses them.
+OPENAI_NO_TOOLS = (
+    "openai_chat (the cookbook's estimate) has no published rule for tool calls or results; use mistral_chat"
+)
+
+
 def openai_chat(encoding: str) -> RequestCounter:
-    """The cookbook's estimate (messages -> int) for chat models on `encoding`: 3 per message, 1 per name, 3 for the reply."""
+    """The cookbook's estimate (messages -> int) for chat models on `encoding`: 3 per message, 1 per name, 3 for the
+    reply; tool calls and results are refused (ValueError naming the message), having no published rule."""
     if not isinstance(encoding, str) or encoding not in BPE_ENCODINGS:
         raise ValueError(f"encoding must be one of {', '.join(BPE_ENCODINGS)}, got {encoding!r}")
     return _openai_counter(encoding)
@@ -205,7 +310,7 @@ def _openai_counter(encoding: str) -> RequestCounter:
 
     def count(messages: list[Message]) -> int:
         total = REPLY_PRIMING
-        for message in require_messages(messages, ("role", "content", "name")):
+        for message in refuse_tool_traffic(require_messages(messages, ("role", "content", "name")), OPENAI_NO_TOOLS):
             total += TOKENS_PER_MESSAGE + sum(tokens(value) for value in message.values())
             if "name" in message:
                 total += TOKENS_PER_NAME
@@ -214,6 +319,7 @@ def _openai_counter(encoding: str) -> RequestCounter:
     count.__name__ = count.__qualname__ = f"count_openai_chat_{encoding}"
     count.__doc__ = f"OpenAI cookbook's chat estimate over real {encoding} tokens (not the provider's own count)."
     _LINE_COSTS[id(count)] = (count, tokens)  # a line's cost is its own count: pack_prompt's seams (prompt.py)
+    _BY_TURN[id(count)] = (count, True)  # a sum over messages
     return count
 
 

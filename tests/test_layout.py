@@ -134,10 +134,13 @@ def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_f
     top = sorted(p.name for p in PACKAGE.iterdir() if p.suffix == ".py")
     assert top == [
         "__init__.py",
+        "caching.py",
         "chat.py",
         "chunks.py",
+        "clearing.py",
         "counters.py",
         "duplicates.py",
+        "history.py",
         "mmr.py",
         "ordering.py",
         "priority.py",
@@ -145,6 +148,7 @@ def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_f
         "request.py",
         "section_budget.py",
         "sections.py",
+        "summary.py",
         "utf8.py",
         "validation.py",
     ]

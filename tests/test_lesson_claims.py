@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RULE = "token counts add up exactly at a seam the tokenizer always cuts"
 # Where the rule is taught (02) or relied on (03: running totals, 05: the adding packer, 06 and 07: the fast paths,
-# 08: the reordered prompt's unchanged count).
+# 08: the reordered prompt's unchanged count, 09: a turn's cost wherever it stands).
 TOLD_IN = [
     "notebooks/02_prompt_packer.ipynb",
     "notebooks/03_utf8_packer.ipynb",
@@ -25,6 +25,7 @@ TOLD_IN = [
     "notebooks/06_policies.ipynb",
     "notebooks/07_whole_request.ipynb",
     "notebooks/08_beyond_greedy.ipynb",
+    "notebooks/09_conversation.ipynb",
     "docs/learners.md",
 ]
 RETRACTED = [

@@ -22,6 +22,7 @@ LESSONS = [
     "06_policies",
     "07_whole_request",
     "08_beyond_greedy",
+    "09_conversation",
 ]
 
 

@@ -411,3 +411,51 @@ def explore_beyond(
         "lam": _float_slider("MMR λ", lam, 0.0, 1.0, 0.05),
     }
     return Explorer(beyond_view, controls)
+
+
+def conversation_view(limit: int, policy: str = "drop turns", turns: int = 30) -> View:
+    """Lesson 09's agent, `turns` turns, each request trimmed to `limit` Mistral v7 tokens by a named policy of
+    packer.lab.conversation.POLICIES: what the last request keeps, and over the run, the prefix each request
+    shares with the one before and what OpenAI's published rule would count as cached."""
+    from packer.chat import mistral_chat
+    from packer.clearing import PLACEHOLDER
+    from packer.lab.agent_transcript import SEARCH_TOOL, agent_transcript
+    from packer.lab.conversation import POLICIES, cache_steps, requests, searches, totals
+    from packer.lab.conversation_plots import plot_steps
+    from packer.summary import SUMMARY_INTRO
+
+    def build() -> View:
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        count = mistral_chat("v7", tools=[SEARCH_TOOL])
+        sent = POLICIES[policy](requests(agent_transcript(turns)), limit, count)
+        last, steps = sent[-1], cache_steps(sent)
+        run, dropped = totals(steps), turns - searches(sent[-1])
+        cleared = sum(m["role"] == "tool" and m["content"] == PLACEHOLDER for m in last)
+        summary = next((m["content"] for m in last if m["content"].startswith(SUMMARY_INTRO)), "")
+        lines = [
+            f"policy: {policy}, limit {limit} Mistral v7 tokens (the whole request, with the search tool)",
+            f"last request (turn {turns}): turns {dropped + 1}-{turns} kept ({turns - dropped} of {turns}), "
+            f"{steps[-1].tokens} tokens, {cleared} tool results cleared",
+        ]
+        if summary:
+            lines.append(f"summary of turns 1-{dropped}: {len(summary) - len(SUMMARY_INTRO)} characters")
+        lines += [
+            f"over the {turns} requests: {run.tokens} input tokens, {run.prefix} shared with the previous request "
+            f"({run.prefix / run.tokens:.1%}), {run.cached} cached by OpenAI's rule ({run.cached_share:.1%})",
+            f"turns kept per request: {run.mean_turns:.1f} on average",
+        ]
+        return View("\n".join(lines), plot_steps(steps, limit, f"{policy}: each request, and what it shares"))
+
+    return _guarded(build)
+
+
+def explore_conversation(limit: int = 8192, policy: str = "drop turns", high: int = 20000) -> Explorer:
+    """A budget slider and a policy menu over conversation_view."""
+    from packer.lab.conversation import POLICIES
+
+    controls = {
+        "limit": _slider("budget (tokens)", limit, 1000, high),
+        "policy": widgets.Dropdown(options=list(POLICIES), value=policy, description="policy"),
+    }
+    return Explorer(conversation_view, controls)

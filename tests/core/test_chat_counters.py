@@ -10,9 +10,11 @@ import pytest
 import packer.chat
 from packer.chat import (
     MISTRAL_VERSIONS,
+    adds_up_by_turn,
     chat_counters,
     line_cost_of,
     mistral_chat,
+    mistral_ids,
     mistral_text,
     mistral_tokens,
     openai_chat,
@@ -282,3 +284,207 @@ def test_import_packer_loads_neither_mistral_common_nor_a_tokenizer():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# --- tool calls and their results (lesson 09) -----------------------------------------------------------
+
+CALL_ID = "aB3dE5gH7"  # Mistral's v3+ templates take 9 letters and digits
+CALL = {
+    "role": "assistant",
+    "content": "",
+    "tool_calls": [{"id": CALL_ID, "name": "search", "arguments": '{"query": "yield"}'}],
+}
+RESULT = {"role": "tool", "tool_call_id": CALL_ID, "content": "Yield pauses the generator."}
+TOOL_CONVERSATION = [
+    {"role": "system", "content": "Be brief."},
+    {"role": "user", "content": "What does yield do?"},
+    CALL,
+    RESULT,
+    {"role": "assistant", "content": "It pauses."},
+    {"role": "user", "content": "Thanks!"},
+]
+
+
+def test_v3_and_v7_render_a_call_and_its_result_where_they_stand():
+    assert mistral_text(TOOL_CONVERSATION, "v3") == (
+        '<s>[INST]▁What▁does▁yield▁do?[/INST][TOOL_CALLS]▁[{"name":▁"search",▁"arguments":▁{"query":▁"yield"},'
+        '▁"id":▁"aB3dE5gH7"}]</s>[TOOL_RESULTS]▁{"content":▁"Yield▁pauses▁the▁generator.",▁"call_id":▁"aB3dE5gH7"}'
+        "[/TOOL_RESULTS]▁It▁pauses.</s>[INST]▁Be▁brief.<0x0A><0x0A>Thanks![/INST]"
+    )
+    assert mistral_text(TOOL_CONVERSATION, "v7") == (
+        "<s>[SYSTEM_PROMPT]▁Be▁brief.[/SYSTEM_PROMPT][INST]▁What▁does▁yield▁do?[/INST][TOOL_CALLS]▁"
+        '[{"name":▁"search",▁"arguments":▁{"query":▁"yield"},▁"id":▁"aB3dE5gH7"}]</s>[TOOL_RESULTS]▁aB3dE5gH7'
+        "[TOOL_CONTENT]▁Yield▁pauses▁the▁generator.[/TOOL_RESULTS]▁It▁pauses.</s>[INST]▁Thanks![/INST]"
+    )
+    assert mistral_chat("v3")(TOOL_CONVERSATION) == 85
+    assert mistral_chat("v7")(TOOL_CONVERSATION) == 75
+
+
+def test_a_request_may_end_with_a_tool_result_the_model_is_to_answer():
+    assert mistral_text(TOOL_CONVERSATION[:4], "v7").endswith(
+        "[TOOL_CONTENT]▁Yield▁pauses▁the▁generator.[/TOOL_RESULTS]"
+    )
+    assert mistral_chat("v7")(TOOL_CONVERSATION[:4]) == 66
+
+
+def test_v2_drops_calls_and_results_before_the_last_user_message_so_its_counter_refuses_them():
+    rendered = mistral_text(TOOL_CONVERSATION, "v2")  # mistral-common's own rendering: the tool traffic is gone
+    assert rendered == "<s>[INST]▁What▁does▁yield▁do?[/INST]▁It▁pauses.</s>[INST]▁Be▁brief.<0x0A><0x0A>Thanks![/INST]"
+    with pytest.raises(ValueError, match="message 2: the v2 template drops tool calls and results before the last"):
+        mistral_chat("v2")(TOOL_CONVERSATION)
+
+
+def test_v1_has_no_tool_calls_mistral_common_refuses_them_and_so_does_the_counter():
+    with pytest.raises(ValueError, match="cannot render this request: Tools not implemented for tokenizer V1"):
+        mistral_text(TOOL_CONVERSATION, "v1")
+    with pytest.raises(ValueError, match="message 2: the v1 template has no tool calls or results"):
+        mistral_chat("v1")(TOOL_CONVERSATION)
+    answered_in_text = [TOOL_CONVERSATION[1], {"role": "assistant", "content": "x"}, RESULT]
+    with pytest.raises(ValueError, match="message 2: the v1 template"):
+        mistral_chat("v1")(answered_in_text)
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_openais_estimate_has_no_rule_for_tool_traffic_and_refuses_it_naming_the_message(encoding):
+    with pytest.raises(ValueError, match=r"message 2: openai_chat \(the cookbook's estimate\) has no published rule"):
+        openai_chat(encoding)(TOOL_CONVERSATION)
+    with pytest.raises(ValueError, match="message 1: openai_chat"):
+        openai_chat(encoding)([{"role": "user", "content": "x"}, RESULT])
+
+
+def test_mistral_common_refuses_a_tool_result_with_no_call_before_it():
+    orphan = [{"role": "user", "content": "Hi"}, RESULT]
+    for version in ("v3", "v7"):
+        with pytest.raises(ValueError, match="Unexpected role 'tool' after role 'user'"):
+            mistral_chat(version)(orphan)
+
+
+def test_mistral_common_counts_a_call_left_without_its_result_and_a_result_answering_no_call_it_made():
+    """What keeping pairs whole has to guard against: mistral-common renders both without complaint
+    (packer.history.group_turns refuses them)."""
+    dangling = [TOOL_CONVERSATION[1], CALL, {"role": "user", "content": "Never mind."}]
+    assert mistral_text(dangling, "v7").endswith('"id":▁"aB3dE5gH7"}]</s>[INST]▁Never▁mind.[/INST]')
+    assert mistral_chat("v7")(dangling) == 47
+    stranger = [TOOL_CONVERSATION[1], CALL, {**RESULT, "tool_call_id": "zZ9yY8xX7"}, *TOOL_CONVERSATION[4:]]
+    assert "[TOOL_RESULTS]▁zZ9yY8xX7[TOOL_CONTENT]" in mistral_text(stranger, "v7")
+
+
+@pytest.mark.parametrize("call_id", ["call_1", "aB3dE5gH", "aB3dE5gH70", "aB3dE5-H7"])
+def test_mistral_tool_call_ids_are_9_letters_and_digits(call_id):
+    calls = [{**CALL["tool_calls"][0], "id": call_id}]
+    conversation = [TOOL_CONVERSATION[1], {**CALL, "tool_calls": calls}, {**RESULT, "tool_call_id": call_id}]
+    for version in ("v3", "v7"):
+        with pytest.raises(
+            ValueError, match=f"Tool call id was {call_id} but must be a-z, A-Z, 0-9, with a length of 9"
+        ):
+            mistral_chat(version)(conversation)
+
+
+def test_text_beside_a_call_renders_under_v7_and_is_refused_under_v3():
+    talking = [TOOL_CONVERSATION[1], {**CALL, "content": "Let me look."}, RESULT]
+    assert "▁Let▁me▁look.[TOOL_CALLS]" in mistral_text(talking, "v7")
+    with pytest.raises(ValueError, match="must have either content or tool_calls, but not both"):
+        mistral_chat("v3")(talking)
+
+
+def test_several_calls_in_one_message_each_with_its_result():
+    calls = [
+        {"id": "aaaaaaaa1", "name": "search", "arguments": '{"query": "a"}'},
+        {"id": "aaaaaaaa2", "name": "search", "arguments": '{"query": "b"}'},
+    ]
+    conversation = [
+        TOOL_CONVERSATION[1],
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        {"role": "tool", "tool_call_id": "aaaaaaaa1", "content": "A"},
+        {"role": "tool", "tool_call_id": "aaaaaaaa2", "content": "B"},
+    ]
+    assert '"id":▁"aaaaaaaa1"},▁{"name":▁"search"' in mistral_text(conversation, "v7")
+    assert mistral_chat("v7")(conversation) == 74
+
+
+BAD_TOOL_MESSAGES = [
+    ([{"role": "user", "content": "x"}, {"role": "tool", "content": "r"}], "message 1: missing 'tool_call_id'"),
+    ([{"role": "tool", "tool_call_id": 5, "content": "r"}], "message 0: tool_call_id must be a str, got int"),
+    ([{"role": "user", "content": "x", "tool_call_id": "a"}], "message 0: unknown key 'tool_call_id'"),
+    ([{"role": "tool", "tool_call_id": "a", "content": "r", "tool_calls": []}], "message 0: unknown key 'tool_calls'"),
+    ([{"role": "assistant", "content": "", "tool_calls": []}], "message 0: tool_calls must be a non-empty list"),
+    ([{"role": "assistant", "content": "", "tool_calls": "search"}], "message 0: tool_calls must be a non-empty list"),
+    (
+        [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "name": "s"}]}],
+        "message 0: tool call 0: expected a dict with exactly id, name, arguments",
+    ),
+    (
+        [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "name": "s", "arguments": "{}", "x": 1}]}],
+        "message 0: tool call 0: expected a dict with exactly id, name, arguments",
+    ),
+    (
+        [{"role": "assistant", "content": "", "tool_calls": ["search"]}],
+        "message 0: tool call 0: expected a dict with exactly",
+    ),
+    (
+        [{"role": "assistant", "content": "", "tool_calls": [{"id": 1, "name": "s", "arguments": "{}"}]}],
+        "message 0: tool call 0: id must be a str, got int",
+    ),
+    (
+        [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "name": "s\ud800", "arguments": "{}"}]}],
+        "message 0: tool call 0: name is not valid UTF-8 at index 1",
+    ),
+    (
+        [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "name": "s", "arguments": "{query"}]}],
+        "message 0: tool call 0: arguments must be JSON text, got '{query'",
+    ),
+    (
+        [{"role": "assistant", "tool_calls": [{"id": "a", "name": "s", "arguments": "{}"}]}],
+        "message 0: missing 'content'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("messages", "error"), BAD_TOOL_MESSAGES)
+@pytest.mark.parametrize("name", sorted(chat_counters()))
+def test_every_counter_checks_the_shape_of_tool_calls_and_results_naming_the_message(name, messages, error):
+    with pytest.raises(ValueError, match=error):
+        chat_counters()[name](messages)
+
+
+def test_a_tool_call_is_copied_so_a_counter_cannot_change_the_callers():
+    checked = require_messages(TOOL_CONVERSATION)
+    checked[2]["tool_calls"][0]["id"] = "changed"
+    assert CALL["tool_calls"][0]["id"] == CALL_ID
+    assert checked[2]["tool_calls"] is not CALL["tool_calls"]
+
+
+def test_an_empty_content_beside_a_call_is_no_content_for_mistral_common():
+    assert packer.chat._mistral_message(CALL).content is None
+    assert packer.chat._mistral_message({**CALL, "content": "x"}).content == "x"
+    assert packer.chat._mistral_message({"role": "assistant", "content": ""}).content == ""
+
+
+@pytest.mark.parametrize("version", ["v3", "v7"])
+def test_mistral_ids_are_the_tokens_the_counter_counts(version):
+    ids = mistral_ids(TOOL_CONVERSATION, version, tools=[SEARCH_TOOL])
+    assert len(ids) == mistral_chat(version, tools=[SEARCH_TOOL])(TOOL_CONVERSATION)
+    assert all(type(i) is int for i in ids) and ids[0] == 1  # BOS
+    model = packer.chat._mistral(version).instruct_tokenizer.tokenizer._model
+    assert [model.id_to_piece(i) for i in ids] == mistral_tokens(TOOL_CONVERSATION, version, tools=[SEARCH_TOOL])
+
+
+def test_mistral_ids_refuse_what_the_counter_refuses():
+    with pytest.raises(ValueError, match="tools: the v1 template has no tool definitions"):
+        mistral_ids(USER, "v1", tools=[SEARCH_TOOL])
+    with pytest.raises(ValueError, match="message 2: the v2 template drops"):
+        mistral_ids(TOOL_CONVERSATION, "v2")
+    with pytest.raises(ValueError, match="version must be one of"):
+        mistral_ids(USER, "v4")
+    with pytest.raises(ValueError, match="tool 0: function"):
+        mistral_ids(USER, "v7", tools=[{"type": "function"}])
+    assert len(mistral_ids(USER, "v1")) == mistral_chat("v1")(USER)
+
+
+def test_every_shipped_counter_adds_up_by_turn_but_v1_with_a_system_prompt():
+    for name, counter in chat_counters().items():
+        assert adds_up_by_turn(counter, system=False), name
+        assert adds_up_by_turn(counter, system=True) is (name != "Mistral v1 (exact)"), name
+    assert adds_up_by_turn(mistral_chat("v7", tools=[SEARCH_TOOL]), system=True)
+    assert not adds_up_by_turn(lambda messages: mistral_chat("v7")(messages), system=False)
+    assert not adds_up_by_turn(mistral_chat("v7").__call__, system=False)

@@ -27,6 +27,7 @@ from packer.lab.retrieval import QUESTIONS
 from packer.lab.widgets import (
     beyond_view,
     chunks_view,
+    conversation_view,
     counting_view,
     plan_view,
     policies_view,
@@ -191,6 +192,16 @@ EXPLORERS: dict[str, list[Explorer]] = {
             dropdowns=1,
             start=600,  # the budget slider: 601 tokens
             expected=lambda v: beyond_view(QUESTIONS[4], v, 0.5, 0.7).text,
+        ),
+    ],
+    "09_conversation": [
+        Explorer(
+            'explore_conversation(8192, "drop turns")',
+            sliders=1,
+            dropdowns=1,
+            start=8192,
+            key="ArrowLeft",  # the budget slider: 8,191 tokens
+            expected=lambda v: conversation_view(v, "drop turns").text,
         ),
     ],
 }
