@@ -96,15 +96,14 @@ def require_messages(messages: Any, keys: tuple[str, ...] = ("role", "content"))
     return checked
 
 
-def _require_text(what: str, value: Any) -> str:
-    """A str that UTF-8 can encode; ValueError naming `what` if not."""
+def _require_text(what: str, value: Any) -> None:
+    """Raise naming `what` unless `value` is a str that UTF-8 can encode."""
     if not isinstance(value, str):
         raise ValueError(f"{what} must be a str, got {type(value).__name__}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as error:
         raise ValueError(f"{what} is not valid UTF-8 at index {error.start}: {error.reason}") from None
-    return value
 
 
 def _require_tool_calls(where: str, calls: Any) -> list[dict[str, str]]:

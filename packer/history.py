@@ -139,11 +139,10 @@ def measure(count: RequestCounter, messages: list[Message]) -> int:
     return result
 
 
-def require_counter(count: Any) -> RequestCounter:
-    """Return `count` if it is callable, else raise naming the argument."""
+def require_counter(count: Any) -> None:
+    """Raise naming the argument unless `count` is callable."""
     if not callable(count):
         raise ValueError(f"count must be callable, got {type(count).__name__}")
-    return count
 
 
 def measure_base(count: RequestCounter, system: list[Message], turns: list[list[Message]], limit: int) -> int:

@@ -41,7 +41,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")  # a full stop, question or exclam
 
 def first_sentence(text: str) -> str:
     """The text up to its first sentence end (., ! or ? before whitespace) or line break, stripped."""
-    return SENTENCE_END.split(text.strip(), maxsplit=1)[0].strip()
+    return SENTENCE_END.split(text.strip())[0].strip()
 
 
 def first_sentences(turns: list[list[Message]]) -> str:

@@ -190,6 +190,9 @@ def test_the_plain_path_measures_the_least_then_each_candidate_from_none_dropped
 
     pack_history(CONVERSATION, 23, recording)
     assert seen == [2, 10, 8, 4], "the least (system, latest), then 0, 1 and 2 turns dropped"
+    seen.clear()
+    pack_history(CONVERSATION, 11, recording)
+    assert seen == [2, 10, 8, 4], "the latest turn alone, measured first, is not measured again"
 
 
 def test_the_first_candidate_that_fits_in_the_order_of_trying_is_kept_whatever_the_counter_does():
@@ -505,6 +508,13 @@ def test_clearing_old_results_keeps_more_turns_than_dropping_turns_alone():
     assert kept == clear_tool_results(messages, keep_last=1)[4:]
 
 
+def test_the_clearing_policy_keeps_the_last_three_results_by_default():
+    messages = flatten(AGENT)
+    assert words(clear_tool_results(messages, keep_last=3)) == 105
+    assert clear_then_drop()(messages, 105, words) == History(clear_tool_results(messages, keep_last=3), [])
+    assert clear_then_drop(keep_last=4)(messages, 105, words).dropped == AGENT[:1]
+
+
 def test_a_conversation_that_fits_is_not_edited():
     def edit(messages):
         raise AssertionError("edited a conversation that fits")
@@ -569,7 +579,7 @@ def test_the_summary_turn_is_the_users_summary_and_the_assistants_acknowledgemen
 
 SUMMED = [
     [user("one. two"), reply("a b c d e f g h i j")],
-    [user("three. x"), call("c1"), result("c1", "r r r r"), reply("done")],
+    [user("three. x"), call("call00001"), result("call00001", "r r r r"), reply("done")],
     [user("four five six"), reply("ok")],
     [user("last")],
 ]
@@ -611,6 +621,33 @@ def test_when_even_the_latest_turn_alone_leaves_no_room_for_a_summary_it_is_left
         ValueError, match="limit: the system prompt and the latest turn measure 11, over the limit of 10"
     ):
         pack_with_summary([SYSTEM, *flatten(SUMMED)], 10, words)
+
+
+def test_summarising_measures_the_whole_then_each_number_of_dropped_turns_with_its_summary_in_turn():
+    seen = []
+
+    def recording(messages):
+        seen.append([m["content"] for m in messages if m["content"].startswith("Summary")])
+        return words(messages)
+
+    pack_with_summary([SYSTEM, *flatten(SUMMED)], 38, recording)
+    expected = ["one.", "one. three.", "one. three. four five six"]
+    assert seen == [[], [], *[[f"Summary of the earlier conversation: {text}"] for text in expected]]
+
+
+@pytest.mark.parametrize("name", ["Mistral v7 (exact)", "OpenAI o200k_base (cookbook estimate)"])
+def test_a_summarised_request_that_exactly_fits_is_kept_on_both_paths(name):
+    count = COUNTERS[name]
+    turns = (
+        SUMMED
+        if name.startswith("Mistral")
+        else [[m for m in t if m["role"] != "tool" and m["content"]] for t in SUMMED]
+    )
+    exact = count([SYSTEM, *summary_turn("one. three."), *flatten(turns[2:])])
+    for limit, dropped in ((exact, 2), (exact - 1, 3)):
+        history = pack_with_summary([SYSTEM, *flatten(turns)], limit, count)
+        assert len(history.dropped) == dropped
+        assert history == pack_with_summary([SYSTEM, *flatten(turns)], limit, plain(count))
 
 
 def test_the_caller_may_write_the_summary():
