@@ -90,9 +90,8 @@ def _flat(system: list[Message], turns: list[list[Message]]) -> list[Message]:
 
 # --- generated conversations -------------------------------------------------------------------------------
 # A turn is made from a shape (the steps after the user's message), the user's text and the size of its tool
-# results. Texts are whitespace
-# words (words decide count_message_words); tool results are up to a dozen words and more, the bulk of a
-# conversation as in the lesson's search agent. Call ids start again at c1 in every turn (an id need only be
+# results. Texts are whitespace words (words decide count_message_words); tool results are 4 to 18 words, mostly
+# more than the placeholder's 6, the bulk of a conversation as in the lesson's search agent. Call ids start again at c1 in every turn (an id need only be
 # unique within its turn); "swapped" is a call of two tools answered in the other order.
 TEXTS = ("", "a", "b c", "a b c", "ab", "日 a")
 SHAPES = (
@@ -136,7 +135,7 @@ def _pool(size: int, seed: int = 9) -> list[tuple[list[Message], list[list[Messa
     for _ in range(size):
         system = [] if rng.random() < 0.4 else [{"role": "system", "content": rng.choice(TEXTS)}]
         shapes = [rng.choice(SHAPES) for _ in range(rng.randint(0, 3))] + [rng.choice(((), *SHAPES))]
-        turns = [_make_turn(shape, rng.choice(TEXTS), rng.randint(0, 9)) for shape in shapes]
+        turns = [_make_turn(shape, rng.choice(TEXTS), rng.randint(3, 14)) for shape in shapes]
         found.append((system, turns))
     return sorted(found, key=lambda parts: (len(_flat(*parts)), repr(parts)))
 
@@ -163,14 +162,14 @@ DEFECTS = (
 )
 
 
-def _broken(parts: tuple[list[Message], list[list[Message]]], defect: str, at: int) -> list[Message]:
-    """The conversation with one defect."""
+def _broken(parts: tuple[list[Message], list[list[Message]]], defect: str, at: int, pick: int = 0) -> list[Message]:
+    """The conversation with one defect, at the place `at` picks (`pick` chooses an unknown role)."""
     system, turns = parts
     turns = [list(turn) for turn in turns]
     flat = _flat(system, turns)
     if defect == "unknown role":
         index = at % len(flat)
-        role = ["bot", "System", "developer", "function", ""][at % 5]
+        role = ["bot", "System", "USER", "developer", "function", ""][pick % 6]
         return flat[:index] + [{"role": role, "content": flat[index]["content"]}] + flat[index + 1 :]
     if defect == "system later":
         index = 1 + at % len(flat)
@@ -206,7 +205,7 @@ def _broken(parts: tuple[list[Message], list[list[Message]]], defect: str, at: i
     return _flat(system, turns)
 
 
-BROKEN_CONVERSATION = st.builds(_broken, STRUCTURE, st.sampled_from(DEFECTS), st.integers(0, 11))
+BROKEN_CONVERSATION = st.builds(_broken, STRUCTURE, st.sampled_from(DEFECTS), st.integers(0, 11), st.integers(0, 5))
 NOT_A_CONVERSATION = st.sampled_from([[], [{"role": "system", "content": "Be brief."}]])
 
 # --- q9.1: group_turns -------------------------------------------------------------------------------------
@@ -225,6 +224,7 @@ GROUP_CASES = (
     ([SYSTEM],),  # a system message alone has no turn
     ([_user("a"), {"role": "bot", "content": "b"}],),  # an unknown role
     ([_user("a"), {"role": "System", "content": "b"}],),  # roles are lower case
+    ([{"role": "System", "content": "Be brief."}, _user("a")],),  # ... the system message's too
     ([_user("a"), _reply("b"), SYSTEM, _user("c")],),  # a system message later
     ([SYSTEM, SYSTEM, _user("a")],),  # two system messages
     ([_reply("hi"), _user("a")],),  # the assistant first
@@ -303,6 +303,8 @@ HISTORY_CASES = (
     (TRIM, 10, count_message_words),  # under the system prompt and the latest turn: ValueError
     (TRIM, -1, count_message_words),
     (TRIM, True, count_message_words),
+    (TRIM, True, always_0),  # True is not a limit, even where a limit of 1 would do
+    (TRIM, False, always_0),
     (TRIM, 50.0, count_message_words),
     (TRIM, "50", count_message_words),
     (TRIM, None, count_message_words),
@@ -318,16 +320,14 @@ HISTORY_CASES = (
     ([_result("c1", "x"), _user("a")], 99, count_message_words),
     ([], 99, count_message_words),
 )
-HISTORY_INPUTS = st.one_of(
-    st.builds(
-        _history_args,
-        STRUCTURE,
-        st.integers(0, 3),
-        st.sampled_from([0, 0, -1, 1]),
-        st.sampled_from(CONVERSATION_COUNTERS),
-    ),
+VALID_HISTORY = st.builds(
+    _history_args, STRUCTURE, st.integers(0, 3), st.sampled_from([0, -1, -1, 1]), st.sampled_from(CONVERSATION_COUNTERS)
+)
+HISTORY_INPUTS = st.one_of(  # valid input twice as often as each kind of defect
+    VALID_HISTORY,
+    VALID_HISTORY,
     st.builds(_history_under, STRUCTURE, st.integers(1, 4), st.sampled_from(CONVERSATION_COUNTERS)),
-    st.tuples(CONVERSATION, NOT_A_LIMIT, st.sampled_from(CONVERSATION_COUNTERS)),
+    st.tuples(CONVERSATION, NOT_A_LIMIT, st.sampled_from((*CONVERSATION_COUNTERS, always_0))),
     st.tuples(
         CONVERSATION, st.integers(40, 99), st.sampled_from([*BROKEN_COUNTERS, words_then_minus_1, None, "count"])
     ),

@@ -121,6 +121,7 @@ def gradebook(tmp_path_factory):
         "06_policies",
         "07_whole_request",
         "08_beyond_greedy",
+        "09_conversation",
     ):
         # as learners hand them in: named as the workbook names them (solution_01_…, exercise_01_…)
         for folder_name, name in (("solutions", solution_name(lesson)), ("exercises", exercise_name(lesson))):
