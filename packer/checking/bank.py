@@ -1,7 +1,8 @@
 """The exercise question bank: ids, points, reference answers, fixed cases and generated inputs.
 
 Read it top to bottom: shared input generators, then each lesson's questions in order, each added to
-BANK as it is defined, then the references an answer may not borrow.
+BANK as it is defined, then the references an answer may not borrow. Lesson 09's questions live in a module
+of their own, packer.checking.questions_09_conversation, registered here after lesson 08's.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import packer.request
 import packer.section_budget
 import packer.utf8
 import packer.validation
-from packer.checking import units, variants
+from packer.checking import questions_09_conversation, units, variants
 from packer.checking.engine import Question, forbid, plain
 from packer.checking.inputs import (
     BROKEN_COUNTERS,
@@ -1441,6 +1442,11 @@ register(
     )
 )
 
+# --- lesson 09: the conversation (packer.checking.questions_09_conversation) -------------------------------
+for _question in questions_09_conversation.QUESTIONS:
+    register(_question)
+del _question
+
 # Answers may not be, or call, the reference implementations or their building blocks. (The lessons'
 # traces in packer.lab call these same functions, so an answer that calls a trace is caught as it runs.)
 for module in (
@@ -1455,6 +1461,7 @@ for module in (
     packer.duplicates,
     packer.mmr,
     packer.priority,
+    *questions_09_conversation.REFERENCE_MODULES,
     variants,
 ):
     forbid(

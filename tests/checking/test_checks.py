@@ -666,7 +666,7 @@ def test_grade_checks_each_present_name_and_skips_missing_ones():
 
 
 def test_grade_of_an_empty_namespace_is_all_not_attempted():
-    for lesson in "12345678":
+    for lesson in "123456789":
         results = grade({}, lesson)
         assert results and all((r.status, r.points) == (NOT_ATTEMPTED, 0) for r in results)
 
@@ -678,10 +678,10 @@ def test_questions_are_found_by_slug_or_number_in_order():
 
 
 def test_the_question_bank_is_well_formed():
-    every = [q for lesson in "12345678" for q in questions(lesson)]
+    every = [q for lesson in "123456789" for q in questions(lesson)]
     assert sorted(q.qid for q in every) == sorted(BANK), "a registered question belongs to no lesson"
     assert len({q.qid for q in every}) == len(every)
-    for lesson in "12345678":
+    for lesson in "123456789":
         qids = [q.qid for q in questions(lesson)]
         assert 3 <= len(qids) <= 6, f"lesson {lesson} has {len(qids)} graded questions"
         assert qids == [f"q{lesson}.{i}" for i in range(1, len(qids) + 1)], "numbered consecutively from 1"

@@ -102,6 +102,7 @@ def test_generated_counterexamples_run_in_the_exercise_too(qid, why, answer):
 def test_every_setup_cell_imports_every_helper_its_checks_can_show(qid):
     """The broken counters, Record and once may appear in any generated input of these lessons."""
     import packer.checking.inputs as inputs
+    from packer.checking.questions_09_conversation import CONVERSATION_COUNTERS
 
     namespace = setup_namespace(qid)
     wanted = {
@@ -133,5 +134,12 @@ def test_every_setup_cell_imports_every_helper_its_checks_can_show(qid):
             "words_then_2_5",
         },
         "8": {"count_words", "count_chars_div4", "count_utf8_bytes"},
+        "9": {
+            *[c.__name__ for c in CONVERSATION_COUNTERS],
+            *[c.__name__ for c in inputs.BROKEN_COUNTERS],
+            "always_0",
+            "words_then_minus_1",
+            "PLACEHOLDER",
+        },
     }[qid[1]]
     assert wanted <= set(namespace), f"missing from the setup cell: {sorted(wanted - set(namespace))}"

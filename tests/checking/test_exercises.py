@@ -43,6 +43,7 @@ LESSONS = [
     "06_policies",
     "07_whole_request",
     "08_beyond_greedy",
+    "09_conversation",
 ]
 STUB = 'raise NotImplementedError("replace this line with your answer")'
 OPEN_QUESTION = "### Open question (not auto-graded)"

@@ -220,7 +220,7 @@ PREDICTIONS = sorted(qid for qid, question in BANK.items() if question.predict i
 def test_every_predict_question_declares_the_type_its_reference_returns():
     from packer.checking.engine import type_difference
 
-    assert PREDICTIONS == ["q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4", "q7.4", "q8.6"]
+    assert PREDICTIONS == ["q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4", "q7.4", "q8.6", "q9.5"]
     for qid, question in BANK.items():
         assert (question.predict is not None) == question.name.startswith("predict_"), qid
     for qid in PREDICTIONS:
@@ -238,6 +238,7 @@ WRONG_TYPE = [
     ("q6.4", (["a"], ["b", 3]), "element 2 of item 2 is an int (3), not a str"),
     ("q7.4", (51.0, 46), "item 1 is a float (51.0), not an int"),
     ("q8.6", (("doc-1", "question"), 38), "item 1 is a tuple (('doc-1', 'question')), not a list[str]"),
+    ("q9.5", (2, 3), "it returned a tuple that has 2 items, not 3"),
 ]
 
 
@@ -252,6 +253,7 @@ def test_a_predict_answer_of_the_wrong_type_scores_nothing_and_is_told_the_type_
         "q3.4": "tuple[list[str], int]",
         "q7.4": "tuple[int, int]",
         "q8.6": "tuple[list[str], int]",
+        "q9.5": "tuple[int, int, int]",
     }
     assert (
         result.detail

@@ -1702,6 +1702,343 @@ def predict_q8_6_priority_order():
     return (["question", "doc-1"], 38)
 
 
+# --- lesson 09 ---------------------------------------------------------------------------------------
+# Learner-style correct answers with one rule switchable off each; the mutants below are one broken rule each.
+ROLES = ("system", "user", "assistant", "tool")
+
+
+def good_group_turns(
+    messages,
+    roles=ROLES,
+    ids_per_turn=True,
+    latest_calls=True,
+    system_in_turn=False,
+    merge_users=False,
+    answered_anywhere=False,
+    system_alone_ok=False,
+    tuples=False,
+):
+    if not messages:
+        raise ValueError("empty")
+    for message in messages:
+        if message["role"] not in roles:
+            raise ValueError("unknown role")
+    system = messages[:1] if messages[0]["role"].lower() == "system" else []
+    turns, waiting, called, ever = [], set(), set(), set()
+    for message in messages[len(system) :]:
+        role = message["role"].lower()
+        if role == "system":
+            raise ValueError("system later")
+        if role == "user":
+            if turns and len(turns[-1]) == 1:
+                if merge_users:
+                    turns[-1].append(message)
+                    continue
+                raise ValueError("two users")
+            if waiting:
+                raise ValueError("dangling")
+            turns.append([message])
+            called = called if not ids_per_turn else set()
+            continue
+        if not turns:
+            raise ValueError("not user first")
+        if role == "tool":
+            if message["tool_call_id"] not in (ever if answered_anywhere else waiting):
+                raise ValueError("no call")
+            waiting.discard(message["tool_call_id"])
+        for call in message.get("tool_calls", []):
+            if call["id"] in called:
+                raise ValueError("id twice")
+            called.add(call["id"])
+            waiting.add(call["id"])
+            ever.add(call["id"])
+        turns[-1].append(message)
+    if not turns and not system_alone_ok:
+        raise ValueError("no turn")
+    if waiting and latest_calls:
+        raise ValueError("dangling")
+    if system_in_turn and system and turns:
+        turns[0] = system + turns[0]
+    if tuples:
+        return system, [tuple(turn) for turn in turns]
+    return system, turns
+
+
+def good_pack_history(
+    messages,
+    limit,
+    count,
+    alone=False,
+    strict=False,
+    newest_first=False,
+    by_message=False,
+    no_system=False,
+    unchecked=False,
+):
+    system, turns = good_group_turns(messages)
+    need_count("limit", limit)
+    if not callable(count):
+        raise ValueError("count must be callable")
+
+    def measure(request):
+        tokens = count(request)
+        if not unchecked and (type(tokens) is not int or tokens < 0):
+            raise ValueError("count must return a non-negative int")
+        return tokens
+
+    def fits(tokens):
+        return tokens < limit if strict else tokens <= limit
+
+    flat = lambda ts: [m for t in ts for m in t]  # noqa: E731
+    if not fits(measure(system + turns[-1])):
+        raise ValueError("the latest turn does not fit")
+    if alone:  # the base, then each earlier turn measured alone, newest first, added up
+        used, first = measure(system + turns[-1]), len(turns) - 1
+        while first > 0 and fits(used + measure(turns[first - 1])):
+            used += measure(turns[first - 1])
+            first -= 1
+        return system + flat(turns[first:]), turns[:first]
+    if by_message:  # drops single messages, oldest first, which can split a call from its result
+        rest = flat(turns)
+        while len(rest) > len(turns[-1]) and not fits(measure(system + rest)):
+            rest = rest[1:]
+        return system + rest, []
+    if newest_first:  # keeps the oldest earlier turns that fit, dropping the newest ones
+        earlier = turns[:-1]
+        for n in range(len(earlier), -1, -1):
+            if n == 0 or fits(measure(system + flat(earlier[:n] + turns[-1:]))):
+                return system + flat(earlier[:n] + turns[-1:]), earlier[n:]
+    first = 0
+    while first < len(turns) - 1 and not fits(measure((turns[0][:0] if no_system else system) + flat(turns[first:]))):
+        first += 1
+    return system + flat(turns[first:]), turns[:first]
+
+
+def good_common_prefix_length(a, b, every=False, plus_one=False):
+    shared = 0
+    for x, y in zip(a, b):
+        if x != y:
+            if every:
+                continue
+            return shared + (1 if plus_one else 0)
+        shared += 1
+    return shared
+
+
+def good_clear_then_drop(
+    messages,
+    limit,
+    count,
+    keep_last,
+    always=False,
+    drop_first=False,
+    keep_first=False,
+    spare_latest=False,
+    in_place=False,
+    remove=False,
+    negative_slice=False,
+    lazy_check=False,
+):
+    if not lazy_check:
+        need_count("keep_last", keep_last)
+    kept, dropped = good_pack_history(messages, limit, count)
+    if not dropped and not always:
+        return kept
+    need_count("keep_last", keep_last)
+    if drop_first:
+        messages = kept
+    latest = len(messages) - len(good_group_turns(messages)[1][-1])
+    results = [i for i, m in enumerate(messages) if m["role"] == "tool" and not (spare_latest and i >= latest)]
+    if keep_first:
+        chosen = results[keep_last:]
+    elif negative_slice:
+        chosen = results[:-keep_last] if keep_last else results[:0]
+    else:
+        chosen = results[: max(0, len(results) - keep_last)]
+    cleared = messages if in_place else list(messages)
+    for i in chosen:
+        if in_place:
+            cleared[i]["content"] = PLACEHOLDER_09
+        else:
+            cleared[i] = {**messages[i], "content": PLACEHOLDER_09}
+    if remove:  # drops the cleared results and their calls instead of keeping a placeholder
+        gone = {cleared[i]["tool_call_id"] for i in chosen}
+        cleared = [
+            m
+            for m in cleared
+            if not (m["role"] == "tool" and m["content"] == PLACEHOLDER_09)
+            and not ("tool_calls" in m and {c["id"] for c in m["tool_calls"]} <= gone)
+        ]
+    if drop_first:
+        return cleared
+    return good_pack_history(cleared, limit, count)[0]
+
+
+PLACEHOLDER_09 = "[tool result cleared to save context]"
+CORRECT += [
+    ("q9.1", good_group_turns),
+    ("q9.2", good_pack_history),
+    ("q9.3", good_common_prefix_length),
+    ("q9.4", good_clear_then_drop),
+    ("q9.5", lambda: (2, 3, 110)),
+]
+
+
+@mutant("q9.1", "accepts any role")
+def group_turns_any_role(messages):
+    return good_group_turns(messages, roles=(*ROLES, "bot", "System", "developer", "function", ""))
+
+
+@mutant("q9.1", "compares roles without case: 'System' passes as a system message")
+def group_turns_any_case(messages):
+    return good_group_turns(messages, roles=(*ROLES, "System", "USER"))
+
+
+@mutant("q9.1", "keeps call ids for the whole conversation: c1 in a later turn is refused")
+def group_turns_ids_for_good(messages):
+    return good_group_turns(messages, ids_per_turn=False)
+
+
+@mutant("q9.1", "lets the latest turn end on a call without its result")
+def group_turns_latest_call_open(messages):
+    return good_group_turns(messages, latest_calls=False)
+
+
+@mutant("q9.1", "puts the system message into the first turn")
+def group_turns_system_in_turn(messages):
+    return good_group_turns(messages, system_in_turn=True)
+
+
+@mutant("q9.1", "merges two user messages in a row into one turn")
+def group_turns_merges_users(messages):
+    return good_group_turns(messages, merge_users=True)
+
+
+@mutant("q9.1", "accepts a result for any call made before, in an earlier turn or answered already")
+def group_turns_answered_anywhere(messages):
+    return good_group_turns(messages, answered_anywhere=True)
+
+
+@mutant("q9.1", "returns a system message alone as a conversation of no turns")
+def group_turns_system_alone(messages):
+    return good_group_turns(messages, system_alone_ok=True)
+
+
+@mutant("q9.1", "returns each turn as a tuple")
+def group_turns_tuples(messages):
+    return good_group_turns(messages, tuples=True)
+
+
+@mutant("q9.2", "adds up the earlier turns measured alone instead of measuring each whole request")
+def pack_history_adds_turns(messages, limit, count):
+    return good_pack_history(messages, limit, count, alone=True)
+
+
+@mutant("q9.2", "keeps a request only when it is under the limit (< instead of <=)")
+def pack_history_strict(messages, limit, count):
+    return good_pack_history(messages, limit, count, strict=True)
+
+
+@mutant("q9.2", "drops the newest earlier turns first")
+def pack_history_newest_first(messages, limit, count):
+    return good_pack_history(messages, limit, count, newest_first=True)
+
+
+@mutant("q9.2", "drops single messages, oldest first, splitting a call from its result")
+def pack_history_by_message(messages, limit, count):
+    return good_pack_history(messages, limit, count, by_message=True)
+
+
+@mutant("q9.2", "measures the turns without the system message")
+def pack_history_no_system(messages, limit, count):
+    return good_pack_history(messages, limit, count, no_system=True)
+
+
+@mutant("q9.2", "trusts the counter: 2.5 or -1 is compared with the limit")
+def pack_history_unchecked(messages, limit, count):
+    return good_pack_history(messages, limit, count, unchecked=True)
+
+
+@mutant("q9.2", "accepts True as a limit")
+def pack_history_bool_limit(messages, limit, count):
+    return good_pack_history(messages, int(limit) if isinstance(limit, bool) else limit, count)
+
+
+@mutant("q9.3", "counts every position where the two agree, not only the leading run")
+def common_prefix_every(a, b):
+    return good_common_prefix_length(a, b, every=True)
+
+
+@mutant("q9.3", "counts the first differing id too")
+def common_prefix_plus_one(a, b):
+    return good_common_prefix_length(a, b, plus_one=True)
+
+
+@mutant("q9.3", "counts the ids the two share, in any place")
+def common_prefix_shared_ids(a, b):
+    return len(set(a) & set(b))
+
+
+@mutant("q9.4", "clears the old results even when everything fits")
+def clear_then_drop_always(messages, limit, count, keep_last):
+    return good_clear_then_drop(messages, limit, count, keep_last, always=True)
+
+
+@mutant("q9.4", "drops turns first, then clears the results of the kept ones")
+def clear_then_drop_drops_first(messages, limit, count, keep_last):
+    return good_clear_then_drop(messages, limit, count, keep_last, drop_first=True)
+
+
+@mutant("q9.4", "keeps the first keep_last results instead of the last")
+def clear_then_drop_keeps_first(messages, limit, count, keep_last):
+    return good_clear_then_drop(messages, limit, count, keep_last, keep_first=True)
+
+
+@mutant("q9.4", "never clears a result of the latest turn")
+def clear_then_drop_spares_latest(messages, limit, count, keep_last):
+    return good_clear_then_drop(messages, limit, count, keep_last, spare_latest=True)
+
+
+@mutant("q9.4", "writes the placeholder into the caller's messages")
+def clear_then_drop_in_place(messages, limit, count, keep_last):
+    return good_clear_then_drop(messages, limit, count, keep_last, in_place=True)
+
+
+@mutant("q9.4", "removes cleared results and their calls instead of writing the placeholder")
+def clear_then_drop_removes(messages, limit, count, keep_last):
+    return good_clear_then_drop(messages, limit, count, keep_last, remove=True)
+
+
+@mutant("q9.4", "slices results[:-keep_last], which clears all but the first ones when keep_last is larger")
+def clear_then_drop_negative_slice(messages, limit, count, keep_last):
+    return good_clear_then_drop(messages, limit, count, keep_last, negative_slice=True)
+
+
+@mutant("q9.4", "checks keep_last only when something has to be cleared")
+def clear_then_drop_lazy_check(messages, limit, count, keep_last):
+    return good_clear_then_drop(messages, limit, count, keep_last, lazy_check=True)
+
+
+@mutant("q9.5", "keeps the first result instead of the last")
+def predict_q9_5_first_result():
+    return (2, 2, 68)
+
+
+@mutant("q9.5", "clears the latest turn's result too")
+def predict_q9_5_latest_too():
+    return (2, 3, 101)
+
+
+@mutant("q9.5", "stops one short: 110 is taken to be over a limit of 110")
+def predict_q9_5_strict():
+    return (2, 2, 77)
+
+
+@mutant("q9.5", "counts a cleared result as its 6 words, without the message's 4")
+def predict_q9_5_placeholder_words():
+    return (2, 3, 102)
+
+
 FIXED_CASES_ONLY = {
     assemble_sums_first,
     assemble_accepts_bytes_and_sets,
@@ -1730,6 +2067,9 @@ FIXED_CASES_ONLY = {
     pack_request_reads_twice,
     drop_near_duplicates_every_earlier,  # needs a chain a ~ b ~ c with a and c apart: fixed case 1
     drop_near_duplicates_most_similar,  # needs c like a and more like b, a unlike b: fixed case 2
+    group_turns_any_case,  # needs the first message's role capitalised: fixed case 11
+    pack_history_bool_limit,  # needs a counter that measures 0 under a limit of True: fixed case 21
+    clear_then_drop_spares_latest,  # needs a latest turn's result among the kept ones, over the limit: fixed case 2
 }
 
 
@@ -1757,13 +2097,13 @@ def test_the_library_is_large_and_covers_every_graded_question():
     from packer.checking import questions
 
     assert len(MUTANTS) >= 12
-    every = {q.qid for lesson in "12345678" for q in questions(lesson)}
+    every = {q.qid for lesson in "123456789" for q in questions(lesson)}
     assert {qid for qid, _, _ in MUTANTS} == every
 
 
 REQUIREMENT_ONLY = {pack_utf8_quadratic}  # right results, caught by the question's linear-work requirement
 # one fixed answer each: there is no input to generate
-PREDICTIONS = ("q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4", "q7.4", "q8.6")
+PREDICTIONS = ("q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4", "q7.4", "q8.6", "q9.5")
 GENERATED = [(q, w, f) for q, w, f in MUTANTS if q not in PREDICTIONS and f not in REQUIREMENT_ONLY | FIXED_CASES_ONLY]
 
 

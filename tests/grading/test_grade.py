@@ -121,6 +121,7 @@ def gradebook(tmp_path_factory):
         "06_policies",
         "07_whole_request",
         "08_beyond_greedy",
+        "09_conversation",
     ):
         # as learners hand them in: named as the workbook names them (solution_01_…, exercise_01_…)
         for folder_name, name in (("solutions", solution_name(lesson)), ("exercises", exercise_name(lesson))):
@@ -154,7 +155,7 @@ def test_each_kind_of_submission_gets_its_status(gradebook, kind):
 def test_correct_work_gets_full_marks_and_every_solution_too(gradebook):
     rows, *_ = gradebook
     solutions = [n for n in rows if n.startswith("solution_")]
-    assert len(solutions) == 8, sorted(rows)
+    assert len(solutions) == 9, sorted(rows)
     for name in ["correct.ipynb", *solutions]:
         assert rows[name]["status"] == "graded" and rows[name]["score"] == rows[name]["max_score"] > 0, name
 
@@ -162,7 +163,7 @@ def test_correct_work_gets_full_marks_and_every_solution_too(gradebook):
 def test_untouched_exercises_score_zero_with_every_question_not_attempted(gradebook):
     rows, *_ = gradebook
     exercises = [n for n in rows if n.startswith("exercise_")]
-    assert len(exercises) == 8, sorted(rows)
+    assert len(exercises) == 9, sorted(rows)
     for name in exercises:
         assert rows[name]["status"] == "no answers" and rows[name]["score"] == 0
         assert {t["status"] for t in rows[name]["tests"]} == {"not attempted"}

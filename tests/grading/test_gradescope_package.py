@@ -129,7 +129,7 @@ def test_two_builds_are_the_same_bytes_with_the_scripts_executable_at_the_root(t
     assert f'BUILT_FOR_LESSON="{LESSON}"' in run_autograder
     assert {"pyproject.toml", "constraints.txt", "packer/grading/grader.py", "packer/checking/bank.py"} <= set(infos)
     solutions = sorted(name for name in infos if name.startswith("solutions/"))
-    assert f"solutions/solution_{LESSON}.ipynb" in solutions and len(solutions) == 8
+    assert f"solutions/solution_{LESSON}.ipynb" in solutions and len(solutions) == 9
     assert not [name for name in infos if name.startswith(("tests/", "notebooks/", "exercises/", ".venv/"))]
     assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]
 

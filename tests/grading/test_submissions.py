@@ -132,6 +132,7 @@ def test_feedback_names_are_unique_and_traceable_where_the_old_ones_collided(tmp
         ("course/submitted/s1234/ps1/exercise_06_policies.ipynb", "06_policies"),  # nbgrader
         ("exercise_07_whole_request.ipynb", "07_whole_request"),
         ("solution_08_beyond_greedy.ipynb", "08_beyond_greedy"),
+        ("exercise_09_conversation.ipynb", "09_conversation"),
         ("alice42_01_assemble_context.ipynb", "01_assemble_context"),  # digits before the lesson's own
         ("alice-03_my_copy.ipynb", "03_utf8_packer"),  # only the lesson's number
         ("exercise_02_mine.ipynb", "02_prompt_packer"),
@@ -153,4 +154,5 @@ def test_the_lessons_are_the_solutions_slugs_not_their_file_names():
         "06": "06_policies",
         "07": "07_whole_request",
         "08": "08_beyond_greedy",
+        "09": "09_conversation",
     }
