@@ -49,7 +49,7 @@ from packer.grading.exports import LmsSettings, canvas_columns, kept_settings
 from packer.grading.layouts import COPY, late_of, mark_superseded, parse_due
 from packer.grading.lock import Busy, gradebook_lock
 from packer.grading.outcome import Outcome, not_graded
-from packer.grading.pool import Pool, peak_memory_mb
+from packer.grading.pool import Pool, _interrupts_held, peak_memory_mb
 from packer.grading.reports import feedback_name, to_markdown
 from packer.grading.running import Options, lesson_of, lessons, screened
 from packer.grading.sandbox import INSTALL, Limits, probe
@@ -280,14 +280,17 @@ def make_progress(total: int):
     from tqdm import tqdm
 
     tqdm.monitor_interval = 0  # no monitor thread: the grader stays single-threaded (see pool._interrupts_held)
-    bar = tqdm(
-        total=total,
-        desc="grading",
-        unit="notebook",
-        file=sys.stderr,
-        dynamic_ncols=True,
-        mininterval=0.5 if sys.stderr.isatty() else 5,
-    )
+    # A Ctrl-C inside tqdm's __init__ would leave half a bar whose __del__ prints a traceback at exit: hold it
+    # back until the bar is whole (it is raised just after).
+    with _interrupts_held():
+        bar = tqdm(
+            total=total,
+            desc="grading",
+            unit="notebook",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            mininterval=0.5 if sys.stderr.isatty() else 5,
+        )
 
     def step(outcome: Outcome) -> None:
         bar.set_postfix_str(f"{outcome.name[-40:]}: {outcome.status}", refresh=False)
