@@ -58,11 +58,11 @@ WARM_UP = (
 )
 
 
-SOCKET_PATH_MAX = 107  # bytes in a Unix socket's path (sun_path, Linux): a contained kernel's ipc sockets
+SOCKET_PATH_MAX = 107  # bytes in a Unix socket's path (sun_path, Linux): a kernel's ipc sockets
 
 
 def make_run_dir() -> str:
-    """The grading run's temporary folder: under TMPDIR as usual, unless a contained kernel's socket path
+    """The grading run's temporary folder: under TMPDIR as usual, unless a kernel's socket path
     would be too long there (a deep TMPDIR, as on many batch systems): then under /tmp."""
     run_dir = tempfile.mkdtemp(prefix="workbook-grade-")
     if len(os.fsencode(_longest_socket(run_dir))) > SOCKET_PATH_MAX:
@@ -72,7 +72,7 @@ def make_run_dir() -> str:
 
 
 def _longest_socket(run_dir: str) -> str:
-    """The longest ipc socket path a contained kernel of this run binds (see start_kernel)."""
+    """The longest ipc socket path a kernel of this run binds (see start_kernel)."""
     return os.path.join(run_dir, "runtime", "0" * 32, "kernel-99")
 
 
@@ -191,6 +191,11 @@ async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = Non
     the system, the environment and its own folder, and these resource limits; `slot` picks its user id."""
     from jupyter_client.manager import AsyncKernelManager
 
+    if len(os.fsencode(_longest_socket(run_dir))) > SOCKET_PATH_MAX:
+        raise ValueError(
+            f"run_dir: {run_dir!r} is too deep for a kernel's Unix sockets ({SOCKET_PATH_MAX} bytes at most in "
+            "a socket's path); make it with make_run_dir()"
+        )
     token = uuid.uuid4().hex
     cwd = os.path.join(run_dir, "kernels", token)
     os.makedirs(cwd)
@@ -203,15 +208,23 @@ async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = Non
         RUN_TOKEN: run_token,
         KERNEL_TOKEN: token,
     }
+    # Every kernel, contained or not, talks over Unix sockets in a folder of its own (ZMQ's ipc transport).
+    # Over TCP, the kernel manager picks ports that are free, and the kernel binds them a moment later: any
+    # process starting meanwhile (another worker's kernel, another grading run) can take one first, a race
+    # Jupyter's protocol has (https://github.com/posit-dev/positron/issues/5799 explains it). A socket's
+    # path holds this kernel's own token: nothing else takes it. (A kernel that fails to start for any other
+    # reason is started again once: see pool._worker_loop.)
+    runtime = Path(run_dir, "runtime", token)
+    runtime.mkdir(parents=True)
     if limits is None:
         km = AsyncKernelManager(
-            kernel_name="python3", connection_file=os.path.join(run_dir, "connections", f"kernel-{token}.json")
+            kernel_name="python3",
+            transport="ipc",
+            ip=str(runtime / "kernel"),
+            connection_file=str(runtime / "connection.json"),
         )
-        os.makedirs(os.path.dirname(km.connection_file), exist_ok=True)
-        kernel = Kernel(km, None, cwd, token, 0, results_root=os.path.join(run_dir, "results"))
+        kernel = Kernel(km, None, cwd, token, 0, results_root=os.path.join(run_dir, "results"), runtime=str(runtime))
     else:
-        runtime = Path(run_dir, "runtime", token)
-        runtime.mkdir(parents=True)
         uid = sandbox.kernel_uid(slot)
         for folder in (runtime, Path(cwd)):
             sandbox.hand_over(folder, uid)
@@ -229,15 +242,17 @@ async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = Non
             kernel_name="python3",
         )
         kernel = Kernel(km, None, cwd, token, 0, results_root=str(runtime), uid=uid, runtime=str(runtime))
+    log = runtime / "stderr"  # what the kernel process itself prints (not its cells': those go to the client)
     try:
-        await km.start_kernel(
-            cwd=cwd,
-            env=env,
-            extra_arguments=["--HistoryManager.enabled=False"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        with open(log, "wb") as stderr:
+            await km.start_kernel(
+                cwd=cwd,
+                env=env,
+                extra_arguments=["--HistoryManager.enabled=False"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
         kernel.pid = km.provisioner.process.pid
         with contextlib.suppress(psutil.Error):  # gone already: nothing of it to kill by pid
             kernel.process = psutil.Process(kernel.pid)
@@ -246,10 +261,28 @@ async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = Non
         kernel.kc.allow_stdin = False  # input() fails at once instead of waiting for an answer
         await kernel.kc.wait_for_ready(timeout=60)
         kernel.kc.execute(PRELUDE, silent=True, store_history=False)
+    except Exception as error:
+        said = last_line(log)
+        await stop_kernel(kernel)
+        if said:
+            raise RuntimeError(f"{error}; the kernel's last words: {said}") from error
+        raise
     except BaseException:
         await stop_kernel(kernel)
         raise
     return kernel
+
+
+def last_line(path: Path, limit: int = 300) -> str:
+    """The last non-blank line of a file (its end only: a file can be long), shortened to `limit` characters."""
+    try:
+        with open(path, "rb") as file:
+            file.seek(max(0, file.seek(0, os.SEEK_END) - 4096))
+            lines = file.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    said = next((line.strip() for line in reversed(lines) if line.strip()), "")
+    return said if len(said) <= limit else said[: limit - 1] + "…"
 
 
 def results_folder(kernel: Kernel) -> str:

@@ -87,12 +87,16 @@ async def _worker_loop(conn: Any, options: Options, slot: int) -> None:
         )
 
     async def take_kernel():
+        # A kernel that fails to start has run nothing of the submission's: one fresh start is tried before
+        # the row is lost to a grader error (a machine busy enough to starve one start seldom starves two).
         nonlocal warm
         if warm is None:
             warm = start()
         current, warm = warm, None
         try:
             kernel = await current
+        except Exception:
+            kernel = await start()
         finally:
             warm = start()
         return kernel

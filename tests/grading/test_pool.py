@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import uuid
 
 import nbformat
 
 from packer.grading import pool as pool_module
 from packer.grading.grader import grade_all
+from packer.grading.kernels import make_run_dir
 from packer.grading.running import Options
 from packer.grading.submissions import find_submissions, naming_root
 from packer.grading.demo_class import solution
@@ -34,9 +35,12 @@ def test_a_recycled_worker_is_gone_before_its_successor_starts_and_no_row_is_los
         return real_start(self, slot)
 
     monkeypatch.setattr(pool_module.Pool, "_start", start)
-    run_dir = tempfile.mkdtemp(dir=tmp_path)
+    run_dir = make_run_dir()  # short enough for the kernels' Unix sockets, which a folder in tmp_path may not be
     options = Options(20, 120, (), "", run_dir, uuid.uuid4().hex, None)
-    outcomes, _ = grade_all(submissions, options, jobs=1)
+    try:
+        outcomes, _ = grade_all(submissions, options, jobs=1)
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
     assert starts == [0, 0, 0]  # the first worker, then one after the 2nd and one after the 4th submission
     assert overlaps == []
     assert [o.name.split("/")[-1] for o in outcomes] == [f"learner{n}-01_assemble_context.ipynb" for n in range(5)]
