@@ -65,15 +65,15 @@ def make_run_dir() -> str:
     """The grading run's temporary folder: under TMPDIR as usual, unless a kernel's socket path
     would be too long there (a deep TMPDIR, as on many batch systems): then under /tmp."""
     run_dir = tempfile.mkdtemp(prefix="workbook-grade-")
-    if len(os.fsencode(_longest_socket(run_dir))) > SOCKET_PATH_MAX:
+    if not _sockets_fit(run_dir):
         os.rmdir(run_dir)
         run_dir = tempfile.mkdtemp(prefix="workbook-grade-", dir="/tmp")
     return run_dir
 
 
-def _longest_socket(run_dir: str) -> str:
-    """The longest ipc socket path a kernel of this run binds (see start_kernel)."""
-    return os.path.join(run_dir, "runtime", "0" * 32, "kernel-99")
+def _sockets_fit(run_dir: str) -> bool:
+    """Whether the longest ipc socket path a kernel of this run binds (see start_kernel) fits a Unix socket."""
+    return len(os.fsencode(os.path.join(run_dir, "runtime", "0" * 32, "kernel-99"))) <= SOCKET_PATH_MAX
 
 
 def search_cache(run_dir: str) -> str:
@@ -169,7 +169,7 @@ class Kernel:
     pid: int
     results_root: str = ""  # where the grader's own code in the kernel may write (the kernel sees it)
     uid: int | None = None  # the kernel's own user id when contained as root
-    runtime: str = ""  # its connection file and ipc sockets, when contained
+    runtime: str = ""  # its connection file, ipc sockets and stderr log
     process: Any = None  # psutil.Process taken at start: it knows its start time, so a reused pid is never it
 
 
@@ -191,7 +191,7 @@ async def start_kernel(run_dir: str, run_token: str, limits: Limits | None = Non
     the system, the environment and its own folder, and these resource limits; `slot` picks its user id."""
     from jupyter_client.manager import AsyncKernelManager
 
-    if len(os.fsencode(_longest_socket(run_dir))) > SOCKET_PATH_MAX:
+    if not _sockets_fit(run_dir):
         raise ValueError(
             f"run_dir: {run_dir!r} is too deep for a kernel's Unix sockets ({SOCKET_PATH_MAX} bytes at most in "
             "a socket's path); make it with make_run_dir()"
@@ -312,10 +312,7 @@ async def stop_kernel(kernel: Kernel) -> None:
             kernel.km.cleanup_resources()
     finally:
         shutil.rmtree(kernel.cwd, ignore_errors=True)
-        if kernel.runtime:
-            shutil.rmtree(kernel.runtime, ignore_errors=True)
-        elif kernel.km.connection_file:
-            Path(kernel.km.connection_file).unlink(missing_ok=True)
+        shutil.rmtree(kernel.runtime, ignore_errors=True)
         reap_orphans()
 
 
