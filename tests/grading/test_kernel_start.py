@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import shutil
 import textwrap
@@ -34,6 +35,13 @@ FAILING_LAUNCHER = textwrap.dedent(
 )
 
 
+def run_alone(coroutine):
+    """asyncio.run in a thread of its own: a test run may already have a loop running in the main thread
+    (Playwright's sync API does, in the browser tests that share this worker), and asyncio.run refuses to nest."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result(timeout=300)
+
+
 @pytest.fixture
 def run_dir():
     folder = kernels.make_run_dir()
@@ -63,7 +71,7 @@ def test_an_uncontained_kernel_talks_over_unix_sockets_in_a_folder_of_its_own(ru
         finally:
             await kernels.stop_kernel(kernel)
 
-    connection, runtime = asyncio.run(start_and_stop())
+    connection, runtime = run_alone(start_and_stop())
     assert connection["transport"] == "ipc"
     assert Path(connection["ip"]).parent == runtime and runtime.parent == Path(run_dir, "runtime")
     assert not runtime.exists()  # sockets, connection file and log go with the kernel
@@ -73,14 +81,14 @@ def test_a_run_folder_too_deep_for_unix_sockets_is_refused_before_any_kernel_sta
     deep = tmp_path / ("d" * 100)
     deep.mkdir()
     with pytest.raises(ValueError, match="run_dir: .* too deep"):
-        asyncio.run(kernels.start_kernel(str(deep), "token"))
+        run_alone(kernels.start_kernel(str(deep), "token"))
     assert list(deep.iterdir()) == []
 
 
 def test_a_kernel_that_cannot_start_says_so_in_its_own_words(run_dir, failing_starts, monkeypatch):
     monkeypatch.setenv("TEST_FAIL_EVERY_START", "1")
     with pytest.raises(RuntimeError, match="the kernel's last words: this kernel cannot start: the test stopped it"):
-        asyncio.run(kernels.start_kernel(run_dir, "token"))
+        run_alone(kernels.start_kernel(run_dir, "token"))
     assert failing_starts.exists()
     assert list(Path(run_dir, "runtime").iterdir()) == []  # nothing of it is left
 
