@@ -13,3 +13,15 @@ nbgrader course) and `demo_class`
 (`python -m packer.grading.demo_class DIR` writes a made-up class to try it on).
 Imports point down only: grading uses `packer.checking` and the core.
 """
+
+import sys
+from typing import NoReturn
+
+
+def exit_with(code: int) -> NoReturn:
+    """sys.exit(code), even after a Ctrl-C that was caught and reported. CPython marks a KeyboardInterrupt that
+    ends an `exec` of a string as unhandled and, under `python -m`, then ends the process by SIGINT at exit
+    whatever status it asked for (bpo-1054041's exit path; seen in 4 runs in 80 of the interrupt test, each a
+    Ctrl-C that came while fastjsonschema compiled nbformat's schema). An `exec` that completes clears the mark."""
+    exec("")  # noqa: S102 - a constant empty string: only to clear the mark described above
+    sys.exit(code)

@@ -2,6 +2,8 @@
 
 import sys
 
+from packer.grading import exit_with
+
 if __name__ == "__main__":  # not when multiprocessing's spawn re-imports this module in a worker
     try:
         from packer.grading.grader import interrupts_as_keyboard_interrupt, main
@@ -11,4 +13,4 @@ if __name__ == "__main__":  # not when multiprocessing's spawn re-imports this m
     except KeyboardInterrupt as interrupt:  # before grading began (a Ctrl-C while grading is main's own to report)
         print("interrupted before grading began: nothing was graded or written", file=sys.stderr)
         code = 143 if type(interrupt).__name__ == "Terminated" else 130  # 128 + SIGTERM, 128 + SIGINT
-    sys.exit(code)
+    exit_with(code)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from packer.grading import exit_with
 from packer.grading.gradebook import (
     FORMAT,
     Gradebook,
@@ -229,4 +230,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_with(main())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.resource_tracker
 import os
 import resource
 import signal
@@ -173,6 +174,11 @@ class Pool:
 
     def start(self) -> None:
         """Start the workers (each one registered at once, so close() stops whichever started)."""
+        # Spawning the first worker would start multiprocessing's resource tracker, and starting it unblocks
+        # SIGINT (bpo-33613's mask, undone with SIG_UNBLOCK rather than restored): inside _interrupts_held,
+        # where SIGINT is ignored, a Ctrl-C held back was then dropped and grading went on to the end. Started
+        # here, before anything is held, a Ctrl-C meanwhile is an ordinary KeyboardInterrupt.
+        multiprocessing.resource_tracker.ensure_running()
         for slot in range(self.jobs):
             self._start(slot)
 

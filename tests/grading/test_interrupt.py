@@ -131,6 +131,73 @@ def test_a_ctrl_c_at_any_moment_of_starting_up_stops_cleanly_too(tmp_path, after
     assert list(scratch.iterdir()) == []
 
 
+# Where a Ctrl-C once went wrong, each made to happen at that exact moment: a sitecustomize module, imported by
+# the grader's own process only (not by its workers or kernels), sends the grader SIGINT from there.
+MOMENTS = {
+    # Starting the first worker starts multiprocessing's resource tracker, which unblocked SIGINT while the
+    # grader held it ignored: the Ctrl-C was dropped and grading went on to the end (exit 0).
+    "as the first worker is started": """
+import multiprocessing.popen_spawn_posix as spawning
+launch = spawning.Popen._launch
+def interrupted_launch(self, process_object):
+    if not getattr(spawning, "interrupted", False):
+        spawning.interrupted = True
+        os.kill(os.getpid(), signal.SIGINT)
+    return launch(self, process_object)
+spawning.Popen._launch = interrupted_launch
+""",
+    "just after the first worker started": """
+import multiprocessing.popen_spawn_posix as spawning
+launch = spawning.Popen._launch
+def interrupted_launch(self, process_object):
+    launch(self, process_object)
+    if not getattr(spawning, "interrupted", False):
+        spawning.interrupted = True
+        os.kill(os.getpid(), signal.SIGINT)
+spawning.Popen._launch = interrupted_launch
+""",
+    # A KeyboardInterrupt out of an exec of a string (fastjsonschema compiling nbformat's schema, in CI) made
+    # CPython end the process by SIGINT after the grader had reported it and asked for 130.
+    "while a string is being executed": """
+import packer.grading.pool as pool
+start = pool.Pool.start
+def interrupted_start(self):
+    exec("for _ in [os.kill(os.getpid(), signal.SIGINT), *range(10 ** 6)]: pass", {"os": os, "signal": signal})
+    start(self)
+pool.Pool.start = interrupted_start
+""",
+}
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_a_ctrl_c_at_a_moment_that_once_went_wrong_stops_cleanly(tmp_path, moment):
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(
+        "import os, signal, sys\n"
+        "if sys.orig_argv[1:3] == ['-m', 'packer.grading']:\n"
+        + "".join(f"    {line}\n" for line in MOMENTS[moment].strip().splitlines())
+    )
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    for number in range(2):
+        write_submission(tmp_path / "class", f"learner{number}", "correct")
+    book = tmp_path / "grades"
+    path = os.pathsep.join([str(hooks), *filter(None, [os.environ.get("PYTHONPATH")])])
+    grader = subprocess.run(
+        [*GRADER, str(tmp_path / "class"), "--out", str(book), "--jobs", "2"],
+        env={**os.environ, "TMPDIR": str(scratch), "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert grader.returncode == 130, grader.stderr
+    assert grader.stderr.strip().splitlines()[-1].startswith("interrupted: every kernel stopped"), grader.stderr
+    assert "Traceback" not in grader.stderr
+    assert not book.exists()
+    assert processes_mentioning(str(scratch)) == []
+
+
 def test_a_grader_killed_before_writing_leaves_its_finished_rows_for_the_next_run(tmp_path):
     """A crash (here SIGKILL to the whole run: no clean-up at all) never loses the grades already finished:
     they are journaled as they come, and the next run into the same folder reuses them."""
