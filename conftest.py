@@ -61,6 +61,9 @@ def pytest_configure(config):
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False  # xdist would put files with the most tests first instead
     config.addinivalue_line(
+        "markers", "load: run with the machine saturated on purpose; make test runs these on their own, after the rest"
+    )
+    config.addinivalue_line(
         "markers", "needs(part, ...): the test needs a system part (tests/system_parts.py); skipped where it is missing"
     )
     if not hasattr(config, "workerinput") and NEEDS_REPORTS not in os.environ:  # before xdist starts its workers
@@ -132,8 +135,9 @@ def _say(config, lines: list[str]) -> None:
 def pytest_collection_finish(session):
     """Without xdist: what this machine lacks, before the first test runs."""
     config = session.config
-    if not hasattr(config, "workerinput") and any(system_parts.why_missing(p.key) for p in system_parts.PARTS):
-        _say(config, system_parts.missing_block(getattr(config, "_workbook_will_skip", {}), "will skip"))
+    will_skip = getattr(config, "_workbook_will_skip", {})
+    if not hasattr(config, "workerinput") and will_skip:  # (a run of tests that need no part has nothing to say)
+        _say(config, system_parts.missing_block(will_skip, "will skip"))
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -143,9 +147,9 @@ def pytest_xdist_node_collection_finished(node, ids):
     if getattr(config, "_workbook_said_start", False):
         return
     config._workbook_said_start = True
-    if any(system_parts.why_missing(p.key) for p in system_parts.PARTS):
-        report = Path(os.environ.get(NEEDS_REPORTS, ""), f"{node.gateway.id}.json")
-        counts = json.loads(report.read_text()) if report.is_file() else {}
+    report = Path(os.environ.get(NEEDS_REPORTS, ""), f"{node.gateway.id}.json")
+    counts = json.loads(report.read_text()) if report.is_file() else {}
+    if counts:
         _say(config, system_parts.missing_block(counts, "will skip"))
 
 
@@ -158,6 +162,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     counts: Counter = Counter()
     for report in terminalreporter.stats.get("skipped", []):
         counts.update(value for name, value in getattr(report, "user_properties", ()) if name == "needs missing")
+    if not counts:  # no test of this run needed a missing part
+        return result
     lines = system_parts.missing_block(dict(counts), "skipped")
     terminalreporter.write_sep("=", "what this machine could not test", yellow=True)
     for line in lines:

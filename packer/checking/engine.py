@@ -198,15 +198,27 @@ class _Borrowed(Exception):
 
 class _TimedOut(BaseException):
     """An answer ran past the time limit (a BaseException, so the answer's own `except Exception` cannot
-    swallow it, and the generated-input search stops at once instead of retrying a slow input)."""
+    swallow it, and the generated-input search stops at once instead of retrying a slow input). `waited`:
+    stopped by the clock's backstop (it was waiting, not working), not by its CPU time."""
+
+    def __init__(self, waited: bool = False):
+        super().__init__()
+        self.waited = waited
 
 
 class _Stopped(Exception):
-    """One call of the answer ran out of time: carries the input and how long it was given."""
+    """One call of the answer ran out of time: carries the input, how long it was given, and whether the
+    clock's backstop stopped it (`waited`) rather than its CPU time."""
 
-    def __init__(self, args: tuple, seconds: float):
-        super().__init__(args, seconds)
-        self.args_given, self.seconds = args, seconds
+    def __init__(self, args: tuple, seconds: float, waited: bool = False):
+        super().__init__(args, seconds, waited)
+        self.args_given, self.seconds, self.waited = args, seconds, waited
+
+    def words(self) -> str:
+        """How the learner reads it: 'still running after 2 s of CPU time' or 'still waiting after 20 s'."""
+        if self.waited:
+            return f"still waiting after {self.seconds * WAIT_FACTOR:g} s"
+        return f"still running after {self.seconds:g} s of CPU time"
 
 
 def current_limit() -> float | None:
@@ -286,36 +298,48 @@ def answer_output() -> Iterator[None]:
         sys.stdout, sys.stderr = saved
 
 
+WAIT_FACTOR = 10  # an answer that waits instead of working (a sleep, a blocked read) is stopped after this many limits
+
+
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise _TimedOut inside the block once `seconds` have passed (None: no limit). In the main thread
-    (a Jupyter kernel runs cells there) a SIGALRM timer does it, restoring any timer and handler it
-    found; elsewhere a trace function checks the clock as the Python code runs."""
+    """Raise _TimedOut inside the block once it has used `seconds` of CPU time, or has waited WAIT_FACTOR times
+    as long on the clock (None: no limit). CPU time is the answer's own work: a busy machine slows the clock
+    down for it, not its CPU time, so a correct answer is not stopped because other programs ran. In the main
+    thread (a Jupyter kernel runs cells there) two interval timers do it (ITIMER_PROF counts this process's
+    CPU time, ITIMER_REAL the clock), each restoring any timer and handler it found; elsewhere a trace
+    function checks the thread's CPU time and the clock as the Python code runs."""
     if seconds is None:
         yield
         return
     if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        waited = [False]
 
-        def on_alarm(signum: int, frame: Any) -> None:
+        def on_cpu(signum: int, frame: Any) -> None:
             raise _TimedOut
 
-        started = time.monotonic()
-        previous = signal.signal(signal.SIGALRM, on_alarm)
-        outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            if outer_delay:  # someone else's timer was running: give it back what is left of it
-                left = outer_delay - (time.monotonic() - started)
-                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), outer_interval)
+        def on_clock(signum: int, frame: Any) -> None:
+            waited[0] = True
+            raise _TimedOut
+
+        with (
+            _timer(signal.ITIMER_PROF, signal.SIGPROF, seconds, on_cpu),
+            _timer(signal.ITIMER_REAL, signal.SIGALRM, seconds * WAIT_FACTOR, on_clock),
+        ):
+            try:
+                yield
+            except _TimedOut as stop:
+                stop.waited = waited[0]
+                raise
         return
-    deadline = time.monotonic() + seconds
+    cpu_deadline = time.thread_time() + seconds
+    clock_deadline = time.monotonic() + seconds * WAIT_FACTOR
 
     def tracer(frame: Any, event: str, arg: Any) -> Any:
-        if time.monotonic() > deadline:
+        if time.thread_time() > cpu_deadline:
             raise _TimedOut
+        if time.monotonic() > clock_deadline:
+            raise _TimedOut(waited=True)
         return tracer
 
     previous_trace = sys.gettrace()
@@ -324,6 +348,24 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         yield
     finally:
         sys.settrace(previous_trace)
+
+
+@contextmanager
+def _timer(which: int, signum: int, seconds: float, handler: Callable[[int, Any], None]) -> Iterator[None]:
+    """Run `handler` on `signum` once interval timer `which` has counted `seconds`; afterwards give back the
+    handler and whatever was left of a timer someone else had running."""
+    clock = time.process_time if which == signal.ITIMER_PROF else time.monotonic
+    started = clock()
+    previous = signal.signal(signum, handler)
+    outer_delay, outer_interval = signal.setitimer(which, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(which, 0)
+        signal.signal(signum, previous)
+        if outer_delay:
+            left = outer_delay - (clock() - started)
+            signal.setitimer(which, max(left, 0.001), outer_interval)
 
 
 @dataclass(frozen=True)
@@ -450,8 +492,8 @@ def _run(
                 value = _watched(func, given)
         else:
             value = func(*given)
-    except _TimedOut:
-        raise _Stopped(args, current_limit() or 0) from None
+    except _TimedOut as stop:
+        raise _Stopped(args, current_limit() or 0, stop.waited) from None
     except _Borrowed:
         raise
     except NotImplementedError as error:
@@ -776,17 +818,17 @@ def _evaluate(question: Question, answer: Any, generated: list[tuple] | None = N
         if question.predict is not None:
             return result(
                 FAILED,
-                detail=f"stopped: the answer was still running after {error.seconds:g} s (a prediction returns a literal)",
-                actual=f"still running after {error.seconds:g} s",
+                detail=f"stopped: the answer was {error.words()} (a prediction returns a literal)",
+                actual=error.words(),
             )
         expected = _run(question, question.reference, error.args_given, stub_means_unattempted=False)
         return result(
             FAILED,
-            detail=f"stopped: the answer was still running after {error.seconds:g} s on this input "
-            "(a loop that never ends?)",
+            detail=f"stopped: the answer was {error.words()} on this input "
+            + ("(waiting for something that never comes?)" if error.waited else "(a loop that never ends?)"),
             counterexample=show_call(question.name, error.args_given),
             expected=_expected_text(expected),
-            actual=f"still running after {error.seconds:g} s",
+            actual=error.words(),
         )
 
     try:

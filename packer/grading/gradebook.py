@@ -325,6 +325,7 @@ def grader_section(options: Options) -> dict[str, Any]:
         "matplotlib": matplotlib.__version__,
         "cell_timeout": options.cell_timeout,
         "notebook_timeout": options.notebook_timeout,
+        "wall_factor": options.wall_factor,
         "questions": list(options.questions) or "all",
         "lesson": options.lesson or "from each notebook",
     }
@@ -339,6 +340,7 @@ def options_of(grader: dict[str, Any]) -> Options:
         grader["notebook_timeout"],
         () if questions == "all" else tuple(questions),
         "" if lesson == "from each notebook" else lesson,
+        wall_factor=grader.get("wall_factor", Options.wall_factor),  # a gradebook from before December 2026 has none
     )
 
 

@@ -1,6 +1,6 @@
 """Grade a class's exercise notebooks: each in its own fresh kernel, in parallel, never losing a grade.
 
-    python -m packer.grading SUBMISSIONS... --out DIR [--jobs N] [--timeout S] [--notebook-timeout S]
+    python -m packer.grading SUBMISSIONS... --out DIR [--jobs N] [--timeout S] [--notebook-timeout S] [--wall-factor F]
                              [--questions QID...] [--lesson LESSON] [--due WHEN] [--wait] [--shard K/N|auto|auto/N]
                              [--canvas-column LESSON=NAME] [--excel-bom]
 
@@ -134,8 +134,14 @@ def check_out_is_apart(out: Path, paths: list[Path]) -> None:
 def grade_all(submissions: list[Submission], options: Options, jobs: int, progress=None) -> tuple[list[Outcome], float]:
     """Grade every submission, `jobs` at a time; rows sorted by name, and the largest worker's peak memory."""
     outcomes: list[Outcome] = []
+    first_runs: dict[str, Outcome] = {}  # rows a time limit stopped, waiting to be graded again on their own
 
     def done(outcome: Outcome) -> None:
+        if outcome.status == "timeout" and outcome.name not in first_runs:
+            first_runs[outcome.name] = outcome
+            return
+        if outcome.name in first_runs:
+            outcome = retried(first_runs[outcome.name], outcome)
         outcomes.append(outcome)
         if progress:
             progress(outcome)
@@ -160,6 +166,9 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
             print(f"warning: {problem}; each kernel builds its own, so grading is slower", file=sys.stderr)
         pool.share(read_recorded_inputs(options.run_dir))  # read before any kernel runs: none could change it
         pool.grade(to_run, done)
+        # A busy machine stretches the clock, and a backstop on it may stop a correct answer: each row a time
+        # limit stopped is graded again, alone, before it is kept.
+        pool.grade([s for s in to_run if s.name in first_runs], done, at_once=1)
         interrupted = False
     finally:
         with no_interrupts() if interrupted else contextlib.nullcontext():
@@ -168,6 +177,16 @@ def grade_all(submissions: list[Submission], options: Options, jobs: int, progre
                 warming.wait()
             pool.close(interrupted=interrupted)
     return sorted(outcomes, key=lambda o: o.name), pool.worker_peak_mb
+
+
+def retried(first: Outcome, again: Outcome) -> Outcome:
+    """The row of a submission graded a second time after a time limit stopped its first run: the second run's,
+    saying so and what the first one gave."""
+    again.notes.append(
+        "graded a second time, on its own, after a time limit stopped its first run (the first run: "
+        f"{first.score}/{first.max_score} points, {first.status}); this row is the second run's"
+    )
+    return again
 
 
 def complete_rows(outcomes: list[Outcome], options: Options, version: str) -> dict[str, str]:
@@ -312,9 +331,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: cores)"
     )
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds one cell may run (default 10)")
     parser.add_argument(
-        "--notebook-timeout", type=float, default=60.0, help="seconds one notebook may run (default 60)"
+        "--timeout", type=float, default=10.0, help="CPU seconds one cell or one question's check may use (default 10)"
+    )
+    parser.add_argument(
+        "--notebook-timeout", type=float, default=60.0, help="CPU seconds one notebook's cells may use (default 60)"
+    )
+    parser.add_argument(
+        "--wall-factor",
+        type=float,
+        default=6.0,
+        help="each limit's backstop on the clock, for a cell that waits instead of working: this many times "
+        "the limit (default 6)",
     )
     parser.add_argument("--questions", nargs="*", default=[], help="grade only these question ids (e.g. q1.1)")
     parser.add_argument("--lesson", default="", help="the lesson of notebooks that do not record it (e.g. 01)")
@@ -379,6 +407,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0 or args.notebook_timeout <= 0:
         parser.error("--jobs, --timeout and --notebook-timeout must be positive")
+    if not args.wall_factor >= 1:  # (not >=: NaN too)
+        parser.error(
+            f"--wall-factor: {args.wall_factor:g} is less than 1 (a backstop on the clock shorter than the limit)"
+        )
     try:
         limits = Limits(args.memory_mb << 20, args.max_processes, args.max_file_mb << 20, args.cpu_seconds)
     except (ValueError, TypeError) as error:
@@ -483,7 +515,9 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
         )
     to_grade = [s for s in submissions if s.name not in reused]
     run_dir = make_run_dir()
-    options = Options(args.timeout, args.notebook_timeout, qids, lesson, run_dir, uuid.uuid4().hex, limits)
+    options = Options(
+        args.timeout, args.notebook_timeout, qids, lesson, run_dir, uuid.uuid4().hex, limits, args.wall_factor
+    )
     started = time.monotonic()
     progress = None
     journal = None

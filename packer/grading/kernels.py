@@ -330,6 +330,16 @@ def tree(root: psutil.Process | int | None) -> set[psutil.Process]:
         return set()
 
 
+def cpu_seconds(kernel: Kernel) -> float:
+    """CPU time (user and system) the kernel's process tree has used so far, with what its reaped children used."""
+    total = 0.0
+    for process in tree(kernel.process):
+        with contextlib.suppress(psutil.Error):
+            times = process.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
 def tokened(variable: str, value: str) -> set[psutil.Process]:
     """Every process whose environment carries variable=value (however it detached), with its descendants."""
     found: set[psutil.Process] = set()

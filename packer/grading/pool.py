@@ -205,10 +205,12 @@ class Pool:
         for worker in self.workers if recorded else []:
             worker.conn.send((SHARED, recorded))
 
-    def grade(self, submissions: Iterable[Submission], on_outcome: Callable[[Outcome], None]) -> None:
-        """Grade every submission, calling on_outcome with each row as it comes."""
+    def grade(
+        self, submissions: Iterable[Submission], on_outcome: Callable[[Outcome], None], at_once: int | None = None
+    ) -> None:
+        """Grade every submission, calling on_outcome with each row as it comes; `at_once` workers at most."""
         todo = iter(submissions)
-        for worker in self.workers:
+        for worker in self.workers[:at_once]:
             self._hand_out(worker, todo)
         while any(w.busy for w in self.workers):
             busy = [w for w in self.workers if w.busy]

@@ -7,22 +7,19 @@ fresh one re-runs those cells first. The same notebook gets the same grade on ev
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
-import math
 import os
 import re
-import time
 import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import nbformat
 
 from packer.checking.exercises import solution_lessons
+from packer.grading.cells import OUTPUT_LIMIT, Budget, Options, describe_cell, run_cell, run_cells
 from packer.grading.kernels import Kernel, results_folder, stop_kernel
 from packer.grading.sandbox import Limits
 from packer.grading.outcome import NOT_GRADED, Outcome, not_graded
@@ -44,7 +41,6 @@ FINGERPRINTED = (
     "hashlib.sha256",
     "json.loads",
 )
-OUTPUT_LIMIT = 100_000  # characters of output kept per cell; the rest is dropped and noted
 STATIC_TAMPERING = (
     (re.compile(r"^\s*def\s+check\s*\(|^\s*check\s*=[^=]", re.M), "the notebook defines its own check"),
     (re.compile(r"\bpacker(\.\w+)+\s*=[^=]|setattr\(\s*packer\b", re.M), "the notebook assigns to the packer module"),
@@ -59,26 +55,6 @@ OPEN_QUESTION = re.compile(r"^#+\s*Open question", re.I)
 # nbgrader's (its ClearSolutions.text_stub) in a notebook released by an nbgrader course (make nbgrader).
 ANSWER_PLACEHOLDERS = ("*Write your answer here.*", "YOUR ANSWER HERE")
 TakeKernel = Callable[[], Awaitable[Kernel]]
-
-
-@dataclass(frozen=True)
-class Options:
-    """How each submission is run."""
-
-    cell_timeout: float = 10.0
-    notebook_timeout: float = 60.0
-    questions: tuple[str, ...] = ()
-    lesson: str = ""  # for every notebook that does not record its own
-    run_dir: str = ""  # the grading run's temporary folder (kernels, connection files, results)
-    run_token: str = ""
-    limits: Limits | None = None  # None: kernels run uncontained (--sandbox off, on purpose)
-
-    @property
-    def containment(self) -> str:
-        """What the gradebook records about how each kernel was contained."""
-        if self.limits is None:
-            return "none: the kernel ran with the grader's own rights"
-        return f"bubblewrap (no network, private /tmp, own folder only); {self.limits.describe()}"
 
 
 # --- reading a notebook ---------------------------------------------------------------------------------------
@@ -129,23 +105,6 @@ def static_flags(notebook: nbformat.NotebookNode) -> list[str]:
     return [message for pattern, message in STATIC_TAMPERING if pattern.search(source)]
 
 
-def question_near(notebook: nbformat.NotebookNode, index: int) -> str:
-    """The question a cell belongs to: its own check call, or the nearest question heading above it."""
-    for cell in reversed(notebook.cells[: index + 1]):
-        match = re.search(r"check\(\s*[\"'](q\d+\.\d+)|^###\s*(q\d+\.\d+)", cell.source, re.M)
-        if match:
-            return match.group(1) or match.group(2)
-    return "before the first question"
-
-
-def describe_cell(notebook: nbformat.NotebookNode, index: int) -> str:
-    """A cell as the learner sees it: counted from 1 among all cells, its question, its first line."""
-    lines = [line for line in notebook.cells[index].source.splitlines() if line.strip()]
-    first = lines[0].strip() if lines else ""
-    first = first if len(first) <= 60 else first[:57] + "..."
-    return f"cell {index + 1} of {len(notebook.cells)} ({question_near(notebook, index)}), which starts `{first}`"
-
-
 def written_answers(notebook: nbformat.NotebookNode) -> list[dict]:
     """The learner's open written answers: what follows each 'Open question' heading, up to the next heading."""
     answers = []
@@ -161,124 +120,6 @@ def written_answers(notebook: nbformat.NotebookNode) -> list[dict]:
         answer = "\n\n".join(t for t in text if t and t not in ANSWER_PLACEHOLDERS)
         answers.append({"question": prompt[:300], "answer": answer[:20_000]})
     return answers
-
-
-# --- running cells ------------------------------------------------------------------------------------------
-def _client_class() -> type:
-    """A NotebookClient that keeps at most OUTPUT_LIMIT characters of output per cell and records timeouts."""
-    from nbclient import NotebookClient
-
-    class BoundedClient(NotebookClient):
-        def __init__(self, *args: Any, **kwargs: Any):
-            super().__init__(*args, **kwargs)
-            self.timed_out: list[int] = []
-            self.truncated: set[int] = set()
-            self._kept: dict[int, int] = {}
-
-        def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> Any:
-            size = len(json.dumps(msg.get("content", {}), default=str))
-            kept = self._kept.get(cell_index, 0)
-            if kept + size > OUTPUT_LIMIT:
-                self.truncated.add(cell_index)
-                return None
-            self._kept[cell_index] = kept + size
-            return super().output(outs, msg, display_id, cell_index)
-
-        async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
-            self.timed_out.append(self._current_index)
-            return await super()._async_handle_timeout(timeout, cell)
-
-    return BoundedClient
-
-
-def _client(notebook: nbformat.NotebookNode, kernel: Kernel) -> Any:
-    client = _client_class()(
-        notebook,
-        km=kernel.km,
-        allow_errors=True,
-        interrupt_on_timeout=True,
-        record_timing=False,
-        iopub_timeout=5,
-        store_widget_state=False,
-    )
-    client.kc = kernel.kc
-    return client
-
-
-async def _run_cell(client: Any, cell: Any, index: int, timeout: float) -> str:
-    """Execute one cell. Returns '' when it finished, 'interrupted' when it ran out of time and the
-    interrupt stopped it (the kernel can go on), 'timeout' when even that failed, or 'kernel died'."""
-    from nbclient.exceptions import DeadKernelError
-
-    if index == len(client.nb.cells):  # one of the grader's own cells, run after the notebook's
-        client.nb.cells.append(cell)
-    client.timeout = max(1, math.ceil(timeout))
-    client._current_index = index
-    try:
-        await asyncio.wait_for(client.async_execute_cell(cell, index), timeout=client.timeout + 10)
-    except DeadKernelError:  # the client stopped hearing it: dead, or alive but not answering any more
-        return "timeout" if await client.km.is_alive() else "kernel died"
-    except TimeoutError:  # the interrupt did not stop it (e.g. it caught KeyboardInterrupt)
-        return "timeout"
-    if not await client.km.is_alive():
-        return "kernel died"
-    return "interrupted" if index in client.timed_out else ""
-
-
-@dataclass
-class Run:
-    """How far a notebook got: the state it ended in ('' = every cell ran) and the cell it stopped at."""
-
-    state: str = ""
-    stopped_at: int | None = None  # index of the cell that stopped the run (or that the time limit reached)
-    why: str = ""  # the reason, as the learner reads it
-
-
-async def run_cells(
-    notebook: nbformat.NotebookNode, kernel: Kernel, options: Options, notes: list[str], upto: int | None = None
-) -> tuple[Run, Any]:
-    """Run the notebook's code cells (those before `upto`, when given) with the cell and notebook limits."""
-    client = _client(notebook, kernel)
-    deadline = time.monotonic() + options.notebook_timeout
-    run = Run()
-    for index, cell in enumerate(notebook.cells[:upto]):
-        if cell.cell_type != "code":
-            continue
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            run = Run(
-                "timeout",
-                index,
-                f"the notebook ran past its {options.notebook_timeout:g} s notebook limit "
-                f"(--notebook-timeout) before {describe_cell(notebook, index)}",
-            )
-            notes.append(f"{run.why}; that cell and the ones after it did not run")
-            break
-        cell_limit = min(options.cell_timeout, remaining)
-        which = "cell" if cell_limit == options.cell_timeout else "notebook"
-        state = await _run_cell(client, cell, index, cell_limit)
-        if state == "kernel died":
-            run = Run(state, index, f"the kernel died while running {describe_cell(notebook, index)}")
-            notes.append(run.why)
-            break
-        if state in ("interrupted", "timeout"):
-            limit = (
-                f"the {options.cell_timeout:g} s cell limit (--timeout)"
-                if which == "cell"
-                else f"the {options.notebook_timeout:g} s notebook limit (--notebook-timeout)"
-            )
-            why = f"{describe_cell(notebook, index)} ran past {limit} and was stopped"
-            if state == "timeout" or which == "notebook":
-                run = Run(
-                    "timeout",
-                    index,
-                    why + ("" if state == "interrupted" else " (it ignored the interrupt, so nothing more could run)"),
-                )
-                notes.append(run.why)
-                break
-            notes.append(why)
-            run.state = "interrupted"  # the interrupt stopped it: the rest of the notebook goes on
-    return run, client
 
 
 def _write_recorded(private: str, wanted: list, recorded: dict) -> tuple[str, str, dict[str, int]]:
@@ -297,12 +138,13 @@ def _write_recorded(private: str, wanted: list, recorded: dict) -> tuple[str, st
 
 async def _run_checks(
     client: Any, wanted: list, options: Options, kernel: Kernel, recorded: dict | None = None
-) -> tuple[dict, list, str, list[str]]:
+) -> tuple[dict, list, str, dict[str, str]]:
     """Load the grader's checks in the kernel, check each question, and read back the results file.
     `recorded`: the questions' recorded generated inputs, which the kernel replays when it can.
 
-    Returns (results by qid, tampering flags, '' or the state that stopped it, qids whose check timed out)."""
-    timed_out: list[str] = []
+    Returns (results by qid, tampering flags, '' or the state that stopped it, and for each question whose
+    check ran past the cell limit, that limit in words)."""
+    slow: dict[str, str] = {}
     private = results_folder(kernel)
     results_path = os.path.join(private, f"{os.urandom(8).hex()}.jsonl")
     generated = _write_recorded(private, wanted, recorded or {})
@@ -311,13 +153,13 @@ async def _run_checks(
         + f"\n_workbook_grader_setup({str(GRADER_ROOT)!r}, {results_path!r}, {_fingerprints()!r}, {generated!r})"
     )
     try:
-        state = await _run_cell(client, setup, len(client.nb.cells), 60)
+        state, _, _ = await run_cell(client, setup, len(client.nb.cells), Budget(60, 60 * options.wall_factor))
         state = "timeout" if state == "interrupted" else state
         for question in wanted if not state else []:
             cell = nbformat.v4.new_code_cell(f"_workbook_grade_question({question.qid!r})")
-            state = await _run_cell(client, cell, len(client.nb.cells), options.cell_timeout)
+            state, measure, _ = await run_cell(client, cell, len(client.nb.cells), Budget.of_cell(options))
             if state in ("interrupted", "timeout"):  # this question scores 0; the others may still count
-                timed_out.append(question.qid)
+                slow[question.qid] = options.limit_words("cell", measure)
             if state not in ("", "interrupted"):
                 break
             state = ""
@@ -327,9 +169,9 @@ async def _run_checks(
 
         shutil.rmtree(private, ignore_errors=True)
     if not lines:
-        return {}, ["the grader's checks could not run in this notebook's kernel"], state, timed_out
+        return {}, ["the grader's checks could not run in this notebook's kernel"], state, slow
     records = [json.loads(line) for line in lines]
-    return {r["qid"]: r for r in records[1:]}, records[0]["flags"], state, timed_out
+    return {r["qid"]: r for r in records[1:]}, records[0]["flags"], state, slow
 
 
 @functools.cache
@@ -569,7 +411,7 @@ async def grade_submission(
         outcome.notes += _cell_errors(notebook, run.stopped_at if stopped else None, options.limits)
         wanted = [q for q in questions(lesson) if not options.questions or q.qid in options.questions]
         results: dict[str, dict] = {}
-        checks_state, slow = "", []
+        checks_state, slow = "", {}
         if client is not None:
             results, flags, checks_state, slow = await _run_checks(client, wanted, options, kernel, recorded)
             outcome.flags += flags
@@ -578,10 +420,9 @@ async def grade_submission(
                     "the kernel died while the grader's checks ran, after the notebook's last "
                     "cell; the questions not checked by then are not graded"
                 )
-            for qid in slow:
+            for qid, limit in slow.items():
                 outcome.notes.append(
-                    f"checking {qid} ran past the {options.cell_timeout:g} s cell limit and was "
-                    "stopped (does the answer loop forever on some input?)"
+                    f"checking {qid} ran past {limit} and was stopped (does the answer loop forever on some input?)"
                 )
         stop_why = run.why if stopped else ""
         for question in wanted:
@@ -590,7 +431,7 @@ async def grade_submission(
                 result = {
                     **not_graded(question, ""),
                     "status": "failed",
-                    "detail": f"checking stopped after {options.cell_timeout:g} s",
+                    "detail": f"checking stopped at {slow[question.qid]}",
                 }
             elif result is None:
                 result = not_graded(

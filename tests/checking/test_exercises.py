@@ -609,8 +609,8 @@ def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkey
         new_code_cell(setup.source),
         new_code_cell(LOOPING_ANSWER),
         new_code_cell(
-            'import time\nstarted = time.monotonic()\ncheck("q1.1", assemble_context)\n'
-            'print(f"took {time.monotonic() - started:.1f} s")'
+            'import time\nstarted = time.process_time()\ncheck("q1.1", assemble_context)\n'
+            'print(f"took {time.process_time() - started:.1f} s")'
         ),
         new_code_cell(WRONG_ANSWER),
         new_code_cell('result = check("q1.1", assemble_context)'),
@@ -622,8 +622,8 @@ def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkey
     _execute(nb)
     looping, wrong, pasted, right_check = (_texts(nb.cells[i]) for i in (2, 4, 5, 7))
     assert len(looping) == 2 and looping[0].startswith("q1.1 assemble_context: FAILED (0/3 points)"), looping
-    assert f"still running after {TIME_LIMIT:g} s" in looping[0]
-    assert float(looping[1].split()[1]) < TIME_LIMIT + 2, looping[1]
+    assert f"still running after {TIME_LIMIT:g} s of CPU time" in looping[0]
+    assert float(looping[1].split()[1]) < TIME_LIMIT + 1.5, looping[1]  # CPU seconds: a busy machine adds none
     assert len(wrong) == 1 and "  input:    assemble_context(" in wrong[0], "shown though not the last line"
     assert pasted == ["True\n"], "the pasted counterexample reproduces the actual result"
     assert len(right_check) == 1 and right_check[0].startswith("q1.1 assemble_context: PASSED (3/3 points)")

@@ -83,10 +83,10 @@ def test_a_quiet_answer_shows_no_printed_lines():
 
 def test_an_answer_that_prints_while_it_loops_is_stopped_and_the_streams_are_restored(capsys):
     stdout, stderr = sys.stdout, sys.stderr
-    started = time.monotonic()
+    started = time.process_time()
     result = check("q1.1", learner(PRINTS_AND_LOOPS)["assemble_context"])
-    elapsed = time.monotonic() - started
-    assert elapsed < TIME_LIMIT + 3, f"took {elapsed:.1f} s"
+    used = time.process_time() - started
+    assert used < TIME_LIMIT + 1.5, f"it worked for {used:.1f} s of CPU time"
     assert (sys.stdout, sys.stderr) == (stdout, stderr)
     assert capsys.readouterr() == ("", "")
     assert result.status == FAILED and result.detail.startswith("stopped: the answer was still running")
@@ -188,8 +188,8 @@ def test_in_a_notebook_the_verdict_is_shown_above_a_short_excerpt_and_nothing_el
         new_code_cell('print("before")\ncheck("q1.1", assemble_context)\nprint("after")'),
         new_code_cell(PRINTS_AND_LOOPS),
         new_code_cell(
-            'import time\nstarted = time.monotonic()\ncheck("q1.1", assemble_context)\n'
-            'print(f"{time.monotonic() - started:.1f}", (sys.stdout, sys.stderr) == streams)'
+            'import time\nstarted = time.process_time()\ncheck("q1.1", assemble_context)\n'
+            'print(f"{time.process_time() - started:.1f}", (sys.stdout, sys.stderr) == streams)'
         ),
     ]
     NotebookClient(
@@ -210,7 +210,7 @@ def test_in_a_notebook_the_verdict_is_shown_above_a_short_excerpt_and_nothing_el
     assert "stopped: the answer was still running" in looped[0]["data"]["text/plain"]
     assert "  | still looking [{'text': 'alpha', 'token_count': 40}]" in looped[0]["data"]["text/plain"]
     seconds, restored = looped[1].text.split()
-    assert float(seconds) < TIME_LIMIT + 2 and restored == "True"
+    assert float(seconds) < TIME_LIMIT + 1.5 and restored == "True"  # CPU seconds: a busy machine adds none
 
 
 # --- "predict the result" answers ----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import packer.grading.grader as grade
 from grader_cli import grade_main
 from packer.checking import BANK
 from packer.checking.exercises import exercise_name, solution_name
-from packer.grading import kernels, running
+from packer.grading import cells, kernels, running
 from packer.grading.demo_class import LESSON, solution
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +65,7 @@ def _kernel_state(run_dir, notebook, tamper=None) -> list[str]:
                 if tamper:
                     running._write_recorded = original
             probe = nbformat.v4.new_code_cell('print(_json.dumps(sorted(_builtins._workbook_grader["generated"])))')
-            await running._run_cell(client, probe, len(client.nb.cells), 30)
+            await cells.run_cell(client, probe, len(client.nb.cells), cells.Budget(30, 180))
             return json.loads(probe.outputs[0]["text"])
         finally:
             await kernels.stop_kernel(kernel)

@@ -1,0 +1,77 @@
+"""A correct answer never loses points because the machine was busy (run by `make test` on its own, after the
+rest of the suite: the load would slow every other test down).
+
+While this module runs, twice as many processes as there are cores do nothing but spin (tests/load.py). The
+grader's limits count each kernel's CPU time, and the self-checks' limit each call's, so the load may stretch the
+clock but not the limits: every worked answer still earns full marks from both, without being retried, and a
+submission that loops for ever is still stopped by its CPU time."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from load import saturated
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "grading"))
+sys.path.insert(0, str(ROOT / "tests" / "checking"))
+from grader_cli import grade_cli  # noqa: E402
+from test_exercises import LESSONS, _read, _run_cells  # noqa: E402
+
+from packer.checking import PASSED, grade, questions  # noqa: E402
+from packer.checking.exercises import solution_name  # noqa: E402
+from packer.grading.demo_class import write_submission  # noqa: E402
+
+pytestmark = pytest.mark.load
+LIMIT = 5  # CPU seconds a cell or a check may use: many times what a worked answer's heaviest cell uses
+LOOPING = ("runaway", "loops-when-checked")  # a cell that never ends; an answer that never returns when checked
+
+
+@pytest.fixture(scope="module", autouse=True)
+def busy_machine():
+    with saturated() as spinners:
+        yield spinners
+    assert all(spinner.returncode is not None for spinner in spinners), "a spinning process was left running"
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("class")
+    for lesson in LESSONS:
+        name = solution_name(lesson)
+        (folder / name).write_bytes((ROOT / "solutions" / name).read_bytes())
+    for kind in LOOPING:
+        write_submission(folder, kind, kind)
+    out = tmp_path_factory.mktemp("grades")
+    run = grade_cli(str(folder), "--out", str(out), "--jobs", "2", "--timeout", str(LIMIT), timeout=1500)
+    assert run.returncode == 0, run.stderr
+    book = json.loads((out / "grades.json").read_text(encoding="utf-8"))
+    return {Path(row["submission"]).stem: row for row in book["submissions"]}
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_worked_answer_earns_full_marks_from_the_grader_on_a_busy_machine(graded, lesson):
+    row = graded[Path(solution_name(lesson)).stem]
+    assert (row["status"], row["score"]) == ("graded", row["max_score"]), row
+    assert not any("ran past" in note or "a second time" in note for note in row["notes"]), row["notes"]
+
+
+@pytest.mark.parametrize("kind", LOOPING)
+def test_a_submission_that_loops_for_ever_is_still_stopped_by_its_cpu_time(graded, kind):
+    row = graded[kind]
+    assert row["status"] == "timeout", row
+    assert any(f"ran past the {LIMIT} s cell limit of CPU time (--timeout)" in note for note in row["notes"]), row
+    assert any(note.startswith("graded a second time, on its own") for note in row["notes"]), row["notes"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_worked_answer_passes_its_self_checks_on_a_busy_machine(lesson):
+    namespace = _run_cells(_read("solutions", lesson), f"solutions/{solution_name(lesson)}", checks=False)
+    results = grade(namespace, lesson)
+    assert [r.qid for r in results] == [q.qid for q in questions(lesson)]
+    for result in results:
+        assert (result.status, result.points) == (PASSED, result.max_points), str(result)
