@@ -105,10 +105,13 @@ check-mutation: $(STAMP)
 	$(BIN)/python tests/mutation/check_score.py
 
 # Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
+# Saved outputs name files relative to the checkout (packer/chunks.py, not /home/you/workbook/packer/chunks.py):
+# packer/site/saved_outputs.py rewrites them after each notebook runs.
 NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb
 outputs: $(STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 $(NOTEBOOKS)
+		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 \
+		--NotebookExporter.preprocessors=packer.site.saved_outputs.RelativePaths $(NOTEBOOKS)
 
 # Regenerate exercises/ from solutions/ (solutions/solution_NN_x.ipynb -> exercises/exercise_NN_x.ipynb: stubs in
 # place of solution code, outputs cleared).
