@@ -72,7 +72,8 @@ lab-env:
 	@env -i $(LAB_ENV) env
 
 # The lessons, exercises and guides (docs/) as a static web site in SITE (default _site/, git-ignored), from
-# their saved outputs (nothing is executed): open _site/index.html, or copy the folder to any static host.
+# their saved outputs (nothing is executed), with a search index (Pagefind, from its PyPI wheel): serve it
+# (python -m http.server -d _site) or copy the folder to any static host; opened from disk, all but search works.
 # SOLUTIONS=1 adds the worked answers (for instructors). A folder the builder did not make is never replaced.
 # See packer/site/build.py.
 SITE ?= _site
