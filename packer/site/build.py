@@ -50,8 +50,9 @@ How, and why this way:
 - Links: a lesson's relative link to another notebook or guide in the site becomes a link to that page (`.ipynb`
   or `.md` -> `.html`); a link to a file that is not in the site (a solution, when solutions are left out, or the
   README) becomes plain text.
-- Headings: each has a link to itself (¶, shown on hover or focus), labelled "Link to this section: ..." for a
-  screen reader, which does not read the ¶. A guide's headings get GitHub's anchors (`#grading-a-class`), so the
+- Headings: each has a link to itself, labelled "Link to this section: ..." for a screen reader; its ¶ is drawn by
+  site.css on hover or focus, not written in the page (so no screen reader, copied heading or search result carries
+  it). A guide's headings get GitHub's anchors (`#grading-a-class`), so the
   links between the guides, written for GitHub, reach the same headings in the site.
 - Search: Pagefind, run on the written pages (packer/site/search.py). It needs the site served (any static
   host, or `python3 -m http.server`): opened from disk, the browser refuses to fetch its index.

@@ -72,12 +72,13 @@ def figure_link(rendered: str) -> Markup:
 
 
 def anchored_heading(level: int, text: str, anchor: str) -> str:
-    """A heading with a link to itself: the ¶ is hidden from screen readers, which read the link's label, and
-    left out of the search index (data-pagefind-ignore)."""
+    """A heading with a link to itself, labelled for a screen reader ("Link to this section: ..."). Its ¶ is drawn
+    by site.css, not written in the page: no screen reader reads it, and neither a copied heading nor the search
+    index's titles carry it. The link is left out of the search index (data-pagefind-ignore)."""
     name = html.escape(html.unescape(re.sub(r"<[^>]+>", "", text)).strip(), quote=True)
     return (
         f'<h{level} id="{anchor}">{text}<a class="anchor-link" href="#{anchor}" data-pagefind-ignore '
-        f'aria-label="Link to this section: {name}"><span aria-hidden="true">¶</span></a></h{level}>\n'
+        f'aria-label="Link to this section: {name}"></a></h{level}>\n'
     )
 
 

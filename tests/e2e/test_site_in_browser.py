@@ -16,6 +16,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -44,10 +45,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def server(site: Path) -> Iterator[str]:
-    """The site served on a free port of 127.0.0.1; its base URL."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """`folder` served on a free port of 127.0.0.1 by a thread; its base URL."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -55,6 +56,13 @@ def server(site: Path) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    """The site served at the root of a server; its base URL."""
+    with serving(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -123,8 +131,9 @@ READ_PAGE = """() => {
                 controls: area.querySelectorAll('.site-controls li').length};
     });
     const current = [...document.querySelectorAll('.site-contents a[aria-current="page"]')].map(a => a.href);
+    const contents = document.querySelector('.site-contents details');
     return {broken, images: document.images.length, math: math.length, flat: flat.length, prose, stills, current,
-            text: document.body.innerText,
+            text: document.body.innerText, contentsOpen: contents ? contents.open : null,
             mathml: typeof MathMLElement !== 'undefined',
             links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))};
 }"""
@@ -154,6 +163,7 @@ def test_the_site_read_from_the_index_through_every_lesson_and_exercise(site, se
         assert read["broken"] == [], f"{name}: figures that did not load: {read['broken']}"
         assert read["flat"] == 0, f"{name}: {read['flat']} of {read['math']} math elements not rendered"
         assert read["current"] == [url], f"{name}: the contents mark {read['current']} as this page"
+        assert read["contentsOpen"] is True, f"{name}: the contents are folded on a wide screen"
         assert build_paths(read["text"]) == set(), f"{name}: the build machine's paths: {build_paths(read['text'])}"
         assert not RAW_TEX.search(read["prose"]), f"{name}: TeX left: {RAW_TEX.search(read['prose'])}"
         assert not RAW_MARKDOWN.search(read["prose"]), f"{name}: raw markdown: {RAW_MARKDOWN.search(read['prose'])}"
@@ -219,6 +229,7 @@ def test_the_search_box_finds_a_phrase_and_its_first_result_opens_the_page_that_
     page.keyboard.type(query)
     first = page.locator(".pagefind-ui__result-link").first
     first.wait_for()
+    assert "¶" not in page.locator("#site-search").inner_text()  # no heading's link mark in the results
     first.click()
     page.wait_for_load_state("load")
     landed = urllib.parse.urlsplit(page.url)
@@ -226,6 +237,24 @@ def test_the_search_box_finds_a_phrase_and_its_first_result_opens_the_page_that_
     words = query.lower().split()
     assert all(w in page.locator("main").inner_text().lower() for w in words), f"{query!r} not on {page.url}"
     assert outside == []
+
+
+def test_search_works_on_a_host_that_serves_the_site_under_a_path(site, browser):
+    """Copied to a folder of a host's (https://host/_site/...), its results still lead into that folder."""
+    with serving(site.parent) as host:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.goto(host + "_site/docs/learners.html")
+            page.get_by_role("textbox", name="Search").fill("cached prefix")
+            first = page.locator(".pagefind-ui__result-link").first
+            first.wait_for()
+            assert first.get_attribute("href").startswith("/_site/notebooks/09_conversation.html")
+            with page.expect_navigation():
+                first.click()
+            assert page.url.startswith(host + "_site/notebooks/09_conversation.html")
+        finally:
+            context.close()
 
 
 def test_on_a_phone_the_contents_fold_and_a_figure_fits_the_screen_and_opens_full_size(server, browser, screenshots):
