@@ -72,7 +72,8 @@ lab-env:
 	@env -i $(LAB_ENV) env
 
 # The lessons, exercises and guides (docs/) as a static web site in SITE (default _site/, git-ignored), from
-# their saved outputs (nothing is executed): open _site/index.html, or copy the folder to any static host.
+# their saved outputs (nothing is executed), with a search index (Pagefind, from its PyPI wheel): serve it
+# (python -m http.server -d _site) or copy the folder to any static host; opened from disk, all but search works.
 # SOLUTIONS=1 adds the worked answers (for instructors). A folder the builder did not make is never replaced.
 # See packer/site/build.py.
 SITE ?= _site
@@ -114,10 +115,13 @@ check-mutation: $(STAMP)
 	$(BIN)/python tests/mutation/check_score.py
 
 # Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
+# Saved outputs name files relative to the checkout (packer/chunks.py, not /home/you/workbook/packer/chunks.py):
+# packer/site/saved_outputs.py rewrites them after each notebook runs.
 NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb
 outputs: $(STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 $(NOTEBOOKS)
+		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 \
+		--NotebookExporter.preprocessors=packer.site.saved_outputs.RelativePaths $(NOTEBOOKS)
 
 # Regenerate exercises/ from solutions/ (solutions/solution_NN_x.ipynb -> exercises/exercise_NN_x.ipynb: stubs in
 # place of solution code, outputs cleared).

@@ -59,6 +59,7 @@ def test_environment_uses_conda_forge_and_installs_the_package_editable_with_pip
         "nbgitpuller>=1.2,<2",
         "nbgrader>=0.9.6,<0.10",
         "latex2mathml>=3.77,<4",
+        "pagefind-bin>=1.5,<2",
     ]
 
 

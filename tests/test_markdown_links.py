@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from packer.site.build import GUIDE_ORDER, github_slug
+from packer.site.pages import GUIDE_ORDER
+from packer.site.render import github_slug
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))] + [

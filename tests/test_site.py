@@ -1,11 +1,14 @@
 """`make site` (packer/site/): the lessons as static pages from their saved outputs, in order, with no solutions unless
-asked, nothing loaded from the network, the same bytes for the same notebooks, and no folder of someone else's replaced.
+asked, nothing loaded from the network, the same bytes for the same notebooks, and no folder of someone else's replaced;
+on every page the contents of the course, previous/next in the course's order, one shared stylesheet, figures that
+open full size, headings' links a screen reader does not read as "pilcrow", and a search index (Pagefind).
 
-Most tests build a small copy of the repository (two lessons, two exercises, their solutions) to stay quick; the
-browser test (tests/e2e/test_site_in_browser.py) builds and reads the whole site."""
+Most tests build a small copy of the repository (three lessons, two exercises, their solutions) to stay quick; the
+browser test (tests/e2e/test_site_in_browser.py) builds and reads the whole site, and searches it."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from html.parser import HTMLParser
@@ -13,32 +16,50 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_saved_outputs import build_paths
 
 from packer.site.__main__ import main
 from packer.site.build import LIVE_NOTE, MARKER, SiteError, build
 
 ROOT = Path(__file__).resolve().parents[1]
-LESSONS = ["00_start_here.ipynb", "06_policies.ipynb"]  # 06 has math and an explorer
+LESSONS = ["00_start_here.ipynb", "01_assemble_context.ipynb", "06_policies.ipynb"]  # 06 has math and an explorer
 EXERCISES = ["exercise_01_assemble_context.ipynb", "exercise_05_counting_units.ipynb"]  # they link to solutions
 
 
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
 class Tags(HTMLParser):
-    """Every start tag of a page with its attributes, and the page's visible text."""
+    """Every start tag of a page with its attributes, the elements each is inside (as `nav.site-contents`,
+    `main#content`), and the page's visible text."""
 
     def __init__(self) -> None:
         super().__init__()
         self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.inside: list[set[str]] = []
         self.text: list[str] = []
         self._hidden = 0
+        self._open: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
+        attributes = dict(attrs)
+        self.tags.append((tag, attributes))
+        self.inside.append(set(self._open))
         if tag in ("style", "script"):
             self._hidden += 1
+        if tag not in VOID:
+            names = [f"{tag}.{c}" for c in (attributes.get("class") or "").split()]
+            self._open.append(" ".join([tag, *names, f"{tag}#{attributes.get('id')}"]))
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("style", "script"):
             self._hidden -= 1
+        if tag not in VOID and self._open:
+            self._open.pop()
+
+    def within(self, marker: str) -> list[tuple[str, dict[str, str | None]]]:
+        """The tags inside an element `marker` names (`nav.site-contents`, `main#content`)."""
+        return [t for t, inside in zip(self.tags, self.inside) if any(marker in o.split() for o in inside)]
 
     def handle_data(self, data: str) -> None:
         if not self._hidden:
@@ -52,7 +73,7 @@ def parse(path: Path) -> Tags:
 
 
 def small_repository(base: Path) -> Path:
-    """A repository with two lessons, two exercises, their solutions and the guides, copied from this one."""
+    """A repository with three lessons, two exercises, their solutions and the guides, copied from this one."""
     root = base / "repo"
     shutil.copytree(ROOT / "docs", root / "docs")
     shutil.copyfile(ROOT / "README.md", root / "README.md")
@@ -84,7 +105,8 @@ def pages(out: Path) -> list[Path]:
 
 
 def test_the_index_lists_the_lessons_in_order_then_the_exercises_and_no_solutions(site):
-    hrefs = [a["href"] for tag, a in parse(site / "index.html").tags if tag == "a" and a["href"].endswith(".html")]
+    listed = [a["href"] for tag, a in parse(site / "index.html").tags if tag == "a" and not a.get("class")]
+    hrefs = [h for h in listed if h.endswith(".html")]
     guides = ["docs/learners.html", "docs/instructors.html", "docs/contributing.html"]  # in the order a reader needs
     lessons = [f"notebooks/{n[:-6]}.html" for n in LESSONS]
     assert hrefs == ["README.html", *lessons, *[f"exercises/{n[:-6]}.html" for n in EXERCISES], *guides]
@@ -95,31 +117,143 @@ def test_the_index_lists_the_lessons_in_order_then_the_exercises_and_no_solution
     )
 
 
-def test_each_page_is_titled_by_its_first_heading_and_links_back_next_and_to_its_download(site, repo):
-    first, second = (site / "notebooks" / n.replace(".ipynb", ".html") for n in LESSONS)
+# The small site's pages in the course's order: each lesson, then its exercise; exercise 05, whose lesson is not in
+# the small site, after the lessons; then the guides.
+COURSE = [
+    "README.html",
+    "notebooks/00_start_here.html",
+    "notebooks/01_assemble_context.html",
+    "exercises/exercise_01_assemble_context.html",
+    "notebooks/06_policies.html",
+    "exercises/exercise_05_counting_units.html",
+    "docs/learners.html",
+    "docs/instructors.html",
+    "docs/contributing.html",
+]
+
+
+def test_each_page_is_titled_by_its_first_heading_and_links_to_its_download(site, repo):
+    first = site / "notebooks" / LESSONS[0].replace(".ipynb", ".html")
     title = re.search(r"<title>(.*?)</title>", first.read_text(encoding="utf-8")).group(1)
     heading = next(
         c.source for c in nbformat.read(repo / "notebooks" / LESSONS[0], 4).cells if c.cell_type == "markdown"
     )
     assert title and title in heading.splitlines()[0]
     links = {a.get("class"): a["href"] for tag, a in parse(first).tags if tag == "a" and a.get("class")}
-    assert links["site-index"] == "../index.html"
-    assert links["site-next"] == f"../notebooks/{second.name}"
-    assert "site-prev" not in links
     assert links["site-download"] == LESSONS[0]
     assert (site / "notebooks" / LESSONS[0]).read_bytes() == (repo / "notebooks" / LESSONS[0]).read_bytes()
-    back = {a.get("class"): a["href"] for tag, a in parse(second).tags if tag == "a" and a.get("class")}
-    assert back["site-prev"] == f"../notebooks/{first.name}" and "site-next" not in back
 
 
-def test_no_page_loads_anything_from_the_network_or_runs_a_script(site):
-    for page in pages(site):
+def test_next_follows_the_course_from_the_index_through_every_page_back_to_the_index(site):
+    """Each lesson, then its exercise, then the next lesson; the guides after; from the index and back to it."""
+    seen, page = [], site / "index.html"
+    for _ in range(len(COURSE) + 1):
+        page = site / _hop(site, page, "site-next")
+        if page == site / "index.html":
+            break
+        seen.append(page.relative_to(site).as_posix())
+    assert seen == COURSE
+    back, page = [], site / COURSE[-1]
+    for _ in range(len(COURSE)):
+        back.append(page.relative_to(site).as_posix())
+        page = site / _hop(site, page, "site-prev")
+    assert back == COURSE[::-1] and page == site / "index.html"
+
+
+def _hop(site: Path, page: Path, cls: str) -> str:
+    """The page a link of class `cls` leads to, relative to the site's root."""
+    href = next(a["href"] for tag, a in parse(page).tags if tag == "a" and a.get("class") == cls)
+    return (page.parent / href).resolve().relative_to(site.resolve()).as_posix()
+
+
+def test_with_solutions_each_exercise_is_followed_by_its_solution(repo, tmp_path):
+    built = [p.html_name for p in build(repo, tmp_path / "with-solutions", solutions=True)]
+    assert built[built.index("exercises/exercise_01_assemble_context.html") + 1] == (
+        "solutions/solution_01_assemble_context.html"
+    )
+    assert built.index("solutions/solution_01_assemble_context.html") < built.index("notebooks/06_policies.html")
+
+
+def test_every_page_has_the_contents_of_the_course_with_itself_marked(site):
+    for name in COURSE:
+        page = site / name
+        contents = parse(page).within("nav.site-contents")
+        hrefs = [a["href"] for tag, a in contents if tag == "a"]
+        listed = [(page.parent / h).resolve().relative_to(site.resolve()).as_posix() for h in hrefs]
+        assert listed == COURSE, name  # every page, in the course's order (an exercise under its lesson)
+        current = [(page.parent / a["href"]).resolve() for tag, a in contents if tag == "a" and a.get("aria-current")]
+        assert current == [page.resolve()], name
+        assert [t for t, _ in contents][:2] == ["details", "summary"]  # it folds (on a phone)
+
+
+def test_no_page_loads_anything_from_the_network_and_its_only_scripts_are_the_sites_own_files(site):
+    for page in [*pages(site), site / "site.css"]:
         text = page.read_text(encoding="utf-8")
+        assert not re.search(r"url\(\s*['\"]?(https?:)?//|@import", text), f"{page.name}'s CSS fetches something"
+        if page.suffix != ".html":
+            continue
         tags = parse(page).tags
-        assert not [a for tag, a in tags if tag == "script"], f"{page.name} has a script"
         loaded = [a.get("src") or a.get("href") for tag, a in tags if tag in ("script", "link", "img", "iframe")]
         assert not [u for u in loaded if u and re.match(r"(https?:)?//", u)], f"{page.name} loads {loaded}"
-        assert not re.search(r"url\(\s*['\"]?(https?:)?//|@import", text), f"{page.name}'s CSS fetches something"
+        scripts = [a.get("src") for tag, a in tags if tag == "script"]
+        assert all(scripts), f"{page.name} has an inline script"
+        assert [(page.parent / s).resolve().relative_to(site.resolve()).as_posix() for s in scripts] == [
+            "pagefind/pagefind-ui.js",
+            "site.js",
+        ], page.name
+
+
+def test_every_page_links_the_one_stylesheet_and_has_none_of_its_own(site):
+    for page in pages(site):
+        if page.parent.name == "pagefind":
+            continue
+        tags = parse(page).tags
+        sheets = [a["href"] for tag, a in tags if tag == "link" and a.get("rel") == "stylesheet"]
+        assert [(page.parent / s).resolve() for s in sheets] == [(site / "site.css").resolve()], page.name
+        assert not [t for t, _ in tags if t == "style"], f"{page.name} has a <style> of its own"
+    css = (site / "site.css").read_text(encoding="utf-8")
+    assert ".jp-Cell" in css and ".site-contents" in css and ".pagefind-ui" in css  # JupyterLab's, ours, Pagefind's
+
+
+def test_figures_are_files_beside_the_page_and_each_opens_full_size_from_its_link(site, repo):
+    page = site / "notebooks/06_policies.html"
+    text = page.read_text(encoding="utf-8")
+    assert "data:image" not in text
+    tags = parse(page).tags
+    images = [i for i, (tag, _) in enumerate(tags) if tag == "img"]
+    assert len(images) >= 3
+    for i in images:
+        (before, link), (_, image) = tags[i - 1], tags[i]
+        assert before == "a" and link.get("class") == "site-figure", f"{image['src']} is not in a figure link"
+        assert link["href"] == image["src"] and re.fullmatch(r"06_policies_files/[\w.]+\.png", image["src"])
+        assert (page.parent / image["src"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert text.count('<span class="site-figure-open">Open the figure at full size</span>') == len(images)
+
+
+def test_headings_link_to_themselves_labelled_so_no_screen_reader_says_pilcrow(site):
+    """Each heading links to itself; the link is labelled, and its ¶ is drawn by the stylesheet, not written in the
+    page, so neither a screen reader, a copied heading, nor the search index's titles carry it."""
+    for name in ["notebooks/06_policies.html", "docs/instructors.html"]:
+        tags = parse(site / name)
+        links = [a for t, a in tags.tags if t == "a" and a.get("class") == "anchor-link"]
+        assert len(links) > 5, name
+        assert all((a.get("aria-label") or "").startswith("Link to this section: ") for a in links), name
+        assert all(a.get("data-pagefind-ignore") is not None for a in links), name
+        assert "¶" not in "".join(tags.text), name
+    assert 'aria-label="Link to this section: Grading a class"' in (site / "docs/instructors.html").read_text()
+    assert 'a.anchor-link::after { content: "\\00B6"; }' in (site / "site.css").read_text(encoding="utf-8")
+
+
+def test_a_search_index_of_every_page_is_written_with_the_site(site):
+    """Pagefind indexed every page but the index, each by its content (data-pagefind-body), without the
+    navigation; its UI is in the site's pagefind/ folder."""
+    entry = json.loads((site / "pagefind" / "pagefind-entry.json").read_text())
+    assert [language["page_count"] for language in entry["languages"].values()] == [len(COURSE)]
+    assert (site / "pagefind" / "pagefind-ui.js").is_file()
+    for name in COURSE:
+        tags = parse(site / name).tags
+        assert [t for t, a in tags if "data-pagefind-body" in a] == ["main"], name
+        assert all("data-pagefind-ignore" in a for t, a in tags if t == "nav" and a.get("class") == "site-nav")
 
 
 def test_every_relative_link_names_a_file_of_the_site(site):
@@ -134,10 +268,14 @@ def test_every_relative_link_names_a_file_of_the_site(site):
 def test_links_to_other_notebooks_point_to_their_pages_and_missing_ones_become_text(site):
     """Exercise 05 links to lesson 06 (in the small site), to lesson 05, exercise 06 and its solution (not in it)."""
     exercise = site / "exercises" / EXERCISES[1].replace(".ipynb", ".html")
-    hrefs = [a["href"] for tag, a in parse(exercise).tags if tag == "a" and not re.match(r"[a-z]+:|#", a["href"])]
+    tags = parse(exercise)
+    navigation = tags.within("nav.site-contents") + tags.within("nav.site-nav") + tags.within("header.site-header")
+    around = {id(a) for _, a in navigation}
+    content = [(t, a) for t, a in tags.tags if id(a) not in around]  # the links in the page's own text
+    hrefs = [a["href"] for tag, a in content if tag == "a" and not re.match(r"[a-z]+:|#", a["href"])]
     assert "../notebooks/06_policies.html" in hrefs
-    assert {h for h in hrefs if h.endswith(".ipynb")} == {EXERCISES[1]}  # only its own download
-    others = [h for h in hrefs if h != EXERCISES[1]]
+    assert {h for h in hrefs if h.endswith(".ipynb")} == set()  # its own download is in the navigation
+    others = hrefs
     assert not [h for h in others if "solution" in h or "05_counting_units" in h or "exercise_06" in h], hrefs
     assert "with the worked ones in the solutions, then" in " ".join("".join(parse(exercise).text).split())
 
@@ -172,7 +310,9 @@ def test_each_explorer_is_a_still_with_the_line_saying_how_to_run_it_live(site, 
 def test_solutions_only_when_asked_and_then_exercises_link_to_them(repo, tmp_path):
     out = tmp_path / "with-solutions"
     built = build(repo, out, solutions=True)
-    assert [p.folder for p in built] == [""] + ["notebooks"] * 2 + ["exercises"] * 2 + ["solutions"] * 2 + ["docs"] * 3
+    assert sorted(p.folder for p in built) == sorted(
+        [""] + ["notebooks"] * 3 + ["exercises", "solutions"] * 2 + ["docs"] * 3
+    )
     exercise = out / "exercises" / EXERCISES[0].replace(".ipynb", ".html")
     assert "../solutions/solution_01_assemble_context.html" in [a["href"] for t, a in parse(exercise).tags if t == "a"]
 
@@ -242,3 +382,9 @@ def test_the_guides_are_pages_whose_links_reach_the_headings_they_name(site):
     readme = [a.get("href") for _, a in parse(site / "README.html").tags if a.get("href")]
     assert "docs/instructors.html" in readme and "docs/learners.html#the-lab-make-lab" in readme
     assert {"two-commands", "exercises-and-self-checks", "getting-help"} <= ids(site / "README.html")
+
+
+def test_no_page_of_the_site_holds_an_absolute_path_of_the_build_machine(site):
+    assert {p.name: build_paths(p.read_text(encoding="utf-8")) for p in pages(site)} == {
+        p.name: set() for p in pages(site)
+    }

@@ -21,7 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     except SiteError as error:
         print(f"python -m packer.site: {error}", file=sys.stderr)
         return 2
-    print(f"{len(pages)} pages and their index written to {args.out}/ (open {args.out / 'index.html'})")
+    print(
+        f"{len(pages)} pages and their index written to {args.out}/: serve it (python -m http.server -d {args.out}) "
+        f"to search it too, or open {args.out / 'index.html'}"
+    )
     return 0
 
 

@@ -1,6 +1,8 @@
-"""The site `make site` builds, read in Chromium as a learner reads it: from the index through every lesson and
-exercise by their links, every figure loaded, every link of the site answered, math rendered, no raw markdown,
-each explorer shown as it was saved, and not one request to anywhere but the server on 127.0.0.1.
+"""The site `make site` builds, read in Chromium as a learner reads it: from the index through every page by its
+"next" link in the course's order (each lesson, then its exercise; the guides; back to the index), every figure
+loaded, every link of the site answered, math rendered, no raw markdown, each explorer shown as it was saved, the
+search box finding a phrase and its first result opening the page that has it, the contents folded on a phone's
+screen and a figure opening full size on a tap, and not one request to anywhere but the server on 127.0.0.1.
 
 The whole site is built once for the module (packer.site.build, as `make site` does) into a temporary folder and
 served by Python's http.server from a thread; one page is also opened from the folder itself (file://)."""
@@ -14,6 +16,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -21,6 +24,7 @@ import nbformat
 import pytest
 
 from packer.site.build import GUIDE_ORDER, LIVE_NOTE, build
+from test_saved_outputs import build_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -41,10 +45,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def server(site: Path) -> Iterator[str]:
-    """The site served on a free port of 127.0.0.1; its base URL."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """`folder` served on a free port of 127.0.0.1 by a thread; its base URL."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -52,6 +56,13 @@ def server(site: Path) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    """The site served at the root of a server; its base URL."""
+    with serving(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -82,16 +93,25 @@ def views(notebook_path: Path) -> int:
     return sum(WIDGET_VIEW in o.get("data", {}) for c in cells if c.cell_type == "code" for o in c.outputs)
 
 
-def follow_next(page, first_link: str) -> list[str]:
-    """Click `first_link` on the index, then each page's "next" link until the last page: the pages' paths."""
-    page.locator(f'a[href="{first_link}"]').first.click()
-    page.wait_for_load_state("load")
-    seen = [page.url]
-    while page.locator("nav.site-nav a.site-next").count():
+def follow_next(page, start: str, limit: int) -> list[str]:
+    """From `start`, click each page's "next" link until it leads back to `start`: the pages' URLs on the way."""
+    page.goto(start)
+    seen: list[str] = []
+    for _ in range(limit):
         page.locator("nav.site-nav a.site-next").first.click()
         page.wait_for_load_state("load")
+        if page.url == start:
+            return seen
         seen.append(page.url)
-    return seen
+    raise AssertionError(f"no way back to {start} after {limit} pages: {seen}")
+
+
+def course(lessons: list[Path], exercises: list[Path]) -> list[Path]:
+    """The course's order: each lesson, then its exercise."""
+    paired = []
+    for lesson in lessons:
+        paired += [lesson, *[e for e in exercises if e.stem == f"exercise_{lesson.stem}"]]
+    return paired + [e for e in exercises if e not in paired]
 
 
 # What a page is checked for, read in the browser: figures that did not load, math elements with no size, TeX and
@@ -110,7 +130,10 @@ READ_PAGE = """() => {
         return {note: note.innerText, images: [...area.querySelectorAll('img')].filter(i => i.naturalWidth > 0).length,
                 controls: area.querySelectorAll('.site-controls li').length};
     });
-    return {broken, images: document.images.length, math: math.length, flat: flat.length, prose, stills,
+    const current = [...document.querySelectorAll('.site-contents a[aria-current="page"]')].map(a => a.href);
+    const contents = document.querySelector('.site-contents details');
+    return {broken, images: document.images.length, math: math.length, flat: flat.length, prose, stills, current,
+            text: document.body.innerText, contentsOpen: contents ? contents.open : null,
             mathml: typeof MathMLElement !== 'undefined',
             links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))};
 }"""
@@ -120,32 +143,28 @@ RAW_TEX = re.compile(r"\$[^$\n]*\\[a-zA-Z]+|\$\$|\\(frac|text|sum|cdot|lambda)\b
 
 def test_the_site_read_from_the_index_through_every_lesson_and_exercise(site, server, reader, screenshots):
     page, outside = reader
-    page.goto(server + "index.html")
-    lessons = follow_next(page, f"notebooks/{LESSONS[0].stem}.html")
-    assert lessons == [f"{server}notebooks/{p.stem}.html" for p in LESSONS]
-    page.goto(server + "index.html")
-    exercises = follow_next(page, f"exercises/{EXERCISES[0].stem}.html")
-    assert exercises == [f"{server}exercises/{p.stem}.html" for p in EXERCISES]
-    page.goto(server + "index.html")
-    guides = follow_next(page, f"docs/{GUIDES[0].stem}.html")
-    assert guides == [f"{server}docs/{p.stem}.html" for p in GUIDES] and len(guides) == 3
+    order = [ROOT / "README.md", *course(LESSONS, EXERCISES), *GUIDES]
+    urls = follow_next(page, server + "index.html", limit=len(order) + 1)
+    wanted = [server + "README.html"] + [f"{server}{p.parent.name}/{p.stem}.html" for p in order[1:]]
+    assert urls == wanted
+    assert (
+        f"{server}notebooks/09_conversation.html" in urls and len(GUIDES) == 3
+    )  # the last lesson, with no list edited
     page.goto(server + "index.html")
     assert "solutions/" not in page.content()
 
     checked: set[str] = set()
     math_pages = []
-    page.goto(server + "index.html")
-    page.locator('a[href="README.html"]').first.click()  # the README, at the top of the index
-    page.wait_for_load_state("load")
-    readme = [page.url]
-    assert readme == [f"{server}README.html"]
-    pages = zip(readme + lessons + exercises + guides, [ROOT / "README.md", *LESSONS, *EXERCISES, *GUIDES])
+    pages = zip(urls, order)
     for url, source in pages:
         page.goto(url)
         read = page.evaluate(READ_PAGE)
         name = source.name
         assert read["broken"] == [], f"{name}: figures that did not load: {read['broken']}"
         assert read["flat"] == 0, f"{name}: {read['flat']} of {read['math']} math elements not rendered"
+        assert read["current"] == [url], f"{name}: the contents mark {read['current']} as this page"
+        assert read["contentsOpen"] is True, f"{name}: the contents are folded on a wide screen"
+        assert build_paths(read["text"]) == set(), f"{name}: the build machine's paths: {build_paths(read['text'])}"
         assert not RAW_TEX.search(read["prose"]), f"{name}: TeX left: {RAW_TEX.search(read['prose'])}"
         assert not RAW_MARKDOWN.search(read["prose"]), f"{name}: raw markdown: {RAW_MARKDOWN.search(read['prose'])}"
         if read["math"]:
@@ -168,6 +187,7 @@ def test_the_site_read_from_the_index_through_every_lesson_and_exercise(site, se
             checked.add(target)
     assert {"06_policies", "08_beyond_greedy"} <= set(math_pages), math_pages
     assert any(t.endswith(".ipynb") for t in checked) and len(checked) > len(LESSONS) + len(EXERCISES)
+    assert any(t.endswith(".png") for t in checked)  # the figures' links to their full-size files
 
     page.goto(server + "notebooks/06_policies.html")
     page.locator("math[display='block']").first.scroll_into_view_if_needed()
@@ -188,7 +208,71 @@ def test_a_page_opened_from_the_folder_itself_shows_its_figures_and_fetches_noth
         read = page.evaluate(READ_PAGE)
         assert read["images"] >= 1 and read["broken"] == []
         assert LIVE_NOTE.replace("<code>", "").replace("</code>", "") in read["stills"][0]["note"]
+        assert "served" in page.locator("#site-search").inner_text()  # search is off from disk, and says why
         assert [u for u in requested if not u.startswith(("file:", "data:"))] == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "pages"),
+    [
+        ("cached prefix", {"notebooks/09_conversation.html"}),
+        ("chars/4", {"notebooks/04_section_budget.html", "exercises/exercise_04_section_budget.html"}),
+    ],
+)
+def test_the_search_box_finds_a_phrase_and_its_first_result_opens_the_page_that_has_it(server, reader, query, pages):
+    page, outside = reader
+    page.goto(server + "notebooks/01_assemble_context.html")
+    box = page.get_by_role("textbox", name="Search")  # the field is labelled
+    box.focus()
+    page.keyboard.type(query)
+    first = page.locator(".pagefind-ui__result-link").first
+    first.wait_for()
+    assert "¶" not in page.locator("#site-search").inner_text()  # no heading's link mark in the results
+    first.click()
+    page.wait_for_load_state("load")
+    landed = urllib.parse.urlsplit(page.url)
+    assert landed.path.lstrip("/") in pages, page.url
+    words = query.lower().split()
+    assert all(w in page.locator("main").inner_text().lower() for w in words), f"{query!r} not on {page.url}"
+    assert outside == []
+
+
+def test_search_works_on_a_host_that_serves_the_site_under_a_path(site, browser):
+    """Copied to a folder of a host's (https://host/_site/...), its results still lead into that folder."""
+    with serving(site.parent) as host:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.goto(host + "_site/docs/learners.html")
+            page.get_by_role("textbox", name="Search").fill("cached prefix")
+            first = page.locator(".pagefind-ui__result-link").first
+            first.wait_for()
+            assert first.get_attribute("href").startswith("/_site/notebooks/09_conversation.html")
+            with page.expect_navigation():
+                first.click()
+            assert page.url.startswith(host + "_site/notebooks/09_conversation.html")
+        finally:
+            context.close()
+
+
+def test_on_a_phone_the_contents_fold_and_a_figure_fits_the_screen_and_opens_full_size(server, browser, screenshots):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server + "notebooks/06_policies.html")
+        contents = page.locator(".site-contents details")
+        assert contents.evaluate("d => d.open") is False and not page.locator(".site-contents ol a").first.is_visible()
+        page.locator(".site-contents summary").tap()
+        assert page.locator(".site-contents a[aria-current='page']").is_visible()
+        figure = page.locator("a.site-figure img").first
+        figure.scroll_into_view_if_needed()
+        assert figure.bounding_box()["width"] <= 390
+        page.screenshot(path=str(screenshots / "site-06-phone.png"))
+        with page.expect_navigation():
+            figure.tap()
+        assert page.url.startswith(server + "notebooks/06_policies_files/") and page.url.endswith(".png")
     finally:
         context.close()
 

@@ -1,0 +1,208 @@
+"""One notebook (or Markdown guide) as the HTML of its page, with nbconvert's HTML exporter and the workbook's
+template: its saved outputs, math as MathML, links into the site, figures as files that open at full size, and
+the site's header, contents and navigation (made by packer.site.chrome) around it."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from jinja2 import DictLoader, pass_context
+from latex2mathml.converter import convert as latex_to_mathml
+from markupsafe import Markup
+from nbconvert.exporters import HTMLExporter
+from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+from pygments.formatters import HtmlFormatter
+from traitlets import Bool, Dict, Unicode
+from traitlets.config import Config
+
+from packer.site.pages import Page, SiteError, normalise, read_notebook, relative
+from packer.site.widgets import widget_stills
+
+WORKBOOK_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
+{#- The head is the workbook's own: nothing from the network (no require.js, MathJax, mermaid or widget manager:
+    see packer/site/build.py) and no CSS inlined (nbconvert's lab template inlines JupyterLab's styles, Pygments'
+    and any custom.css of the builder's Jupyter folder): every page links the one stylesheet (resources.site_head). -#}
+{%- block html_head -%}
+<meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>{{ nb.metadata.get('title', resources['metadata']['name']) | escape_html_keep_quotes }}</title>
+{{ resources.site_head }}
+{%- endblock html_head -%}
+{%- block body_header -%}
+<body class="jp-Notebook" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light">
+{{ resources.site_top }}
+<main id="content" data-pagefind-body>
+{{ resources.site_nav }}
+{%- endblock body_header -%}
+{% block body_footer %}
+{{ resources.site_nav }}
+</main>
+{{ resources.site_bottom }}
+</body>
+{% endblock body_footer %}
+{%- block data_widget_view scoped -%}{%- endblock data_widget_view -%}
+{%- block data_png scoped -%}{{ super() | figure_link }}{%- endblock data_png -%}
+{%- block data_jpg scoped -%}{{ super() | figure_link }}{%- endblock data_jpg -%}
+{%- block data_svg scoped -%}{{ super() | figure_link }}{%- endblock data_svg -%}
+"""
+FIGURE_TEXT = "Open the figure at full size"
+
+
+def github_slug(heading: str) -> str:
+    """GitHub's anchor for a heading's text: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def figure_link(rendered: str) -> Markup:
+    """An image output's HTML with its image wrapped in a link to the image file, and a line saying so (a cue
+    that is not a colour, and the link's name for a screen reader)."""
+    linked = re.sub(
+        r'(<img src="([^"]+)"[^>]*>)',
+        rf'<a class="site-figure" href="\2">\1<span class="site-figure-open">{FIGURE_TEXT}</span></a>',
+        str(rendered),
+        count=1,
+    )
+    return Markup(linked)  # noqa: S704 - nbconvert's own HTML, with a link added around its <img>
+
+
+def anchored_heading(level: int, text: str, anchor: str) -> str:
+    """A heading with a link to itself, labelled for a screen reader ("Link to this section: ..."). Its ¶ is drawn
+    by site.css, not written in the page: no screen reader reads it, and neither a copied heading nor the search
+    index's titles carry it. The link is left out of the search index (data-pagefind-ignore)."""
+    name = html.escape(html.unescape(re.sub(r"<[^>]+>", "", text)).strip(), quote=True)
+    return (
+        f'<h{level} id="{anchor}">{text}<a class="anchor-link" href="#{anchor}" data-pagefind-ignore '
+        f'aria-label="Link to this section: {name}"></a></h{level}>\n'
+    )
+
+
+class SiteRenderer(IPythonRenderer):
+    """nbconvert's markdown renderer with math written as MathML and links to notebooks pointed at their pages."""
+
+    def __init__(self, link_target: Any, github_anchors: bool = False, **options: Any):
+        super().__init__(**options)
+        self.link_target = link_target
+        self.github_anchors = github_anchors
+        self.slugs: dict[str, int] = {}
+
+    def heading(self, text: str, level: int, **attrs: Any) -> str:
+        """A heading with nbconvert's anchor, or GitHub's for a guide (a repeated one gets -1, -2, ...)."""
+        if not self.github_anchors:
+            made = re.search(r'id="([^"]+)"', super().heading(text, level, **attrs))
+            return anchored_heading(level, text, made.group(1)) if made else super().heading(text, level, **attrs)
+        base = github_slug(html.unescape(re.sub(r"<[^>]+>", "", text)))
+        count = self.slugs.get(base, 0)
+        self.slugs[base] = count + 1
+        return anchored_heading(level, text, base if count == 0 else f"{base}-{count}")
+
+    def block_math(self, body: str) -> str:
+        """$$...$$ as display MathML."""
+        return latex_to_mathml(body, display="block")
+
+    def inline_math(self, body: str) -> str:
+        """$...$ as inline MathML."""
+        return latex_to_mathml(body, display="inline")
+
+    def latex_environment(self, name: str, body: str) -> str:
+        """A \\begin{name}...\\end{name} environment as display MathML."""
+        return latex_to_mathml(f"\\begin{{{name}}}{body}\\end{{{name}}}", display="block")
+
+    def link(self, text: str, url: str, title: str | None = None) -> str:
+        """A link, with a relative one rewritten to its page in the site, or plain text when it has none."""
+        target = self.link_target(url)
+        return text if target is None else super().link(text, target, title)
+
+
+class SiteExporter(HTMLExporter):
+    """nbconvert's HTML exporter with the workbook's template and markdown renderer; figures are written as files
+    beside the page (nbconvert's ExtractOutputPreprocessor) instead of inline."""
+
+    site_links = Dict(help="Repository path of each notebook in the site -> its page's path in the site")
+    page_path = Unicode(help="The page being written, relative to the site's root")
+    github_anchors = Bool(False, help="Whether headings get GitHub's anchors (a Markdown page: the README, a guide)")
+
+    def __init__(self, **kwargs: Any):
+        # Figures as files; and no CSS gathered per page (the template does not use it: site.css has it once).
+        config = Config(
+            {"ExtractOutputPreprocessor": {"enabled": True}, "CSSHTMLHeaderPreprocessor": {"enabled": False}}
+        )
+        super().__init__(extra_loaders=[DictLoader({"workbook.html.j2": WORKBOOK_TEMPLATE})], config=config, **kwargs)
+        self.template_file = "workbook.html.j2"
+
+    def link_target(self, url: str) -> str | None:
+        """Where a markdown link in the page being written should point (None: nowhere, show its text)."""
+        if re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:|#", url):
+            return url  # a web page, a mail address or an anchor in this page
+        path, _, anchor = url.partition("#")
+        here = Path(self.page_path).parent
+        page = self.site_links.get(normalise(here / path))
+        if page is None:
+            return None
+        return relative(page, here) + (f"#{anchor}" if anchor else "")
+
+    @pass_context
+    def markdown2html(self, context: Any, source: str) -> str:
+        """Markdown to HTML with SiteRenderer (nbconvert's own filter, with the renderer swapped)."""
+        cell = context.get("cell", {})
+        renderer = SiteRenderer(
+            self.link_target,
+            github_anchors=self.github_anchors,
+            escape=False,
+            attachments=cell.get("attachments", {}),
+            embed_images=self.embed_images,
+            anchor_link_text=self.anchor_link_text,
+            exclude_anchor_links=self.exclude_anchor_links,
+            **self.lexer_options,
+        )
+        return MarkdownWithMath(renderer=renderer).render(source)
+
+    def default_filters(self) -> Iterable[tuple[str, Any]]:
+        """nbconvert's filters, with markdown2html as above, and figure_link."""
+        for name, value in super().default_filters():
+            yield (name, self.markdown2html if name == "markdown2html" else value)
+        yield ("figure_link", figure_link)
+
+    def stylesheet(self) -> str:
+        """The CSS nbconvert's lab template inlines into every page: JupyterLab's styles, its light theme, and the
+        code's colours (Pygments, in the style nbconvert uses, JupyterLab's own)."""
+        env = self.environment
+        lab = [env.loader.get_source(env, name)[0] for name in ("static/index.css", "static/theme-light.css")]
+        return "\n".join([*lab, HtmlFormatter(style=CSSHTMLHeaderPreprocessor().style).get_style_defs(".highlight")])
+
+
+def check_executed(notebook: nbformat.NotebookNode, source: Path) -> None:
+    """A lesson must have been run and saved: every code cell executed, and some output saved."""
+    code = [(i, c) for i, c in enumerate(notebook.cells) if c.cell_type == "code"]
+    never_run = [i for i, c in code if c.get("execution_count") is None]
+    if never_run:
+        raise SiteError(
+            f"{source}: code cells {never_run} were never run (no execution count): run `make outputs` first"
+        )
+    if code and not any(c.get("outputs") for _, c in code):
+        raise SiteError(f"{source}: no saved outputs: run `make outputs` first")
+
+
+def render_page(exporter: SiteExporter, page: Page, chrome: dict[str, str]) -> tuple[str, dict[str, bytes]]:
+    """One notebook's page (its saved outputs, widget stills, links into the site, and `chrome`: the site's head,
+    top, navigation and bottom), and its figures: file name (relative to the page's folder) -> bytes."""
+    notebook = read_notebook(page.source)
+    if page.folder in ("notebooks", "solutions"):  # exercises ship with their outputs cleared; guides have no code
+        check_executed(notebook, page.source)
+    widget_stills(notebook, page.source)
+    notebook.metadata["title"] = page.title
+    exporter.page_path = page.html_name
+    exporter.github_anchors = page.source.suffix == ".md"
+    resources = {
+        **chrome,
+        "metadata": {"name": page.title},
+        "unique_key": "figure",
+        "output_files_dir": f"{page.source.stem}_files",
+    }
+    body, written = exporter.from_notebook_node(notebook, resources=resources)
+    return body, written.get("outputs", {})
