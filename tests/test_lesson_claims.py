@@ -98,6 +98,10 @@ def test_lesson_02_states_what_folding_costs_as_its_run_measured_it():
         assert found, f"lesson 02 no longer prints the folding cost for {name}"
         unfolded, _, extra = map(int, found.groups())
         assert re.search(rf"{extra:,} (tokens more )?on {unfolded:,} in `{name}`", prose(lesson)), name
+    found = re.search(r"Mistral v7: (\d+) tokens unfolded, (\d+) folded: \+(\d+)", printed)
+    assert found, "lesson 02 no longer prints the folding cost under Mistral's v7 template"
+    unfolded, _, extra = map(int, found.groups())
+    assert f"{extra:,} on {unfolded:,} under mistral's v7 template" in prose(lesson)
     breaks = re.search(r"(\d+) line breaks inside them", printed)
     assert breaks and f"for {int(breaks.group(1)):,} line breaks" in prose(lesson)
 
