@@ -9,9 +9,13 @@ context window is that rendered token sequence. Two kinds of counter ship here, 
   (https://github.com/mistralai/mistral-common), and the counter returns the number of token ids.
 - `openai_chat(encoding)`: an estimate, published in OpenAI's cookbook ("How to count tokens with
   tiktoken", section 6): 3 tokens per message, 1 more for a `name`, 3 more for the reply's priming, plus
-  the tokens of every value in the message. OpenAI does not publish its chat format; the cookbook calls
-  these counts "an estimate, not a timeless guarantee".
-  https://github.com/openai/openai-cookbook/blob/main/examples/How_to_count_tokens_with_tiktoken.ipynb
+  the tokens of every value in the message; the cookbook calls these counts "an estimate, not a timeless
+  guarantee". https://github.com/openai/openai-cookbook/blob/main/examples/How_to_count_tokens_with_tiktoken.ipynb
+  OpenAI has published chat formats: ChatML (2023, in its Python library,
+  https://github.com/openai/openai-python/blob/0116ffa241b080540d5ec8daeb908f6ac9b87148/chatml.md) and the
+  harmony format of its open-weight gpt-oss models (https://github.com/openai/harmony; the installed tiktoken
+  ships its encoding as `o200k_harmony`). The cookbook's rule is the count it publishes for a Chat
+  Completions request, so that is what `openai_chat` implements.
 
 A message is a dict with a "role" and a "content" str. Besides "system", "user" and "assistant", a
 conversation may hold tool traffic, in this module's own flat version of OpenAI's shape:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from packer.prompt import _line, _measure
+from packer.prompt import _line, _measure, fold
 from packer.validation import require_count, require_list, require_passages, require_str
 
 Counter = Callable[[str], int]
@@ -94,7 +94,7 @@ def passage_parts(question: str, passages: Any, answer_reserve: int = 0) -> list
     room for the answer), each passage optional with a priority that falls with its rank."""
     checked = require_passages(passages)
     return [
-        Part("question", f"Question: {require_str('question', question)}\n", required=True),
+        Part("question", f"Question: {fold(require_str('question', question))}\n", required=True),
         Part("sources", "Sources:\n", required=True),
         *(Part(key, _line(key, text), len(checked) - rank) for rank, (key, text) in enumerate(checked)),
         Part("answer", "Answer:", required=True, reserve=require_count("answer_reserve", answer_reserve)),

@@ -1,7 +1,8 @@
 """Pack passages into a whole chat request: the rendered request plus the output reserve must fit the window.
 
 The user's turn carries pack_prompt's prompt (question, sources heading, one labelled line per passage,
-answer cue); an optional system prompt comes first. Whatever the chat template adds around the messages
+answer cue; the question and texts folded, so that no passage can forge a source: packer/prompt.py); an
+optional system prompt comes first. Whatever the chat template adds around the messages
 (control tokens, role markers, tool definitions) is the injected counter's business: `count(messages)`
 returns the tokens the model receives for the whole request. A passage is kept when
 `count(request with it) + max_output <= window`, in rank order, skip and continue; `max_output` is the room

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from packer.prompt import fold
 from packer.validation import require_count, require_passages
 
 HEADER = "Sources:\n"
 
 
 def source_line(key: str, text: str) -> str:
-    """One serialized passage: its label, a space, the text and a newline."""
-    return f"[{key}] {text}\n"
+    """One serialized passage: its label, a space, the folded text (packer.prompt.fold: one space after every line
+    break, so that no line of a passage can read as another source's label) and a newline."""
+    return f"[{key}] {fold(text)}\n"
 
 
 def pack_utf8(passages: Any, limit: int, reserve: int) -> tuple[str, list[str]]:

@@ -7,6 +7,9 @@ from typing import Any
 
 Passage = tuple[str, str]
 
+# Every line boundary str.splitlines() knows: "\r\n" first (one boundary), then each single character.
+LINE_BREAKS = ("\r\n", "\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
 
 def require_count(name: str, value: Any) -> int:
     """Return `value` if it is a non-negative int (bools excluded), else raise naming `name`."""
@@ -30,7 +33,8 @@ def require_list(name: str, value: Any) -> list:
 
 
 def require_passages(passages: Any) -> list[Passage]:
-    """Check (id, text) pairs: ids non-empty, unique, label-safe; texts are str."""
+    """Check (id, text) pairs: ids non-empty, unique, label-safe (no "[", "]" or line boundary of
+    `LINE_BREAKS`); texts are str (any text: the renderers fold its line breaks, packer.prompt.fold)."""
     items = require_list("passages", passages)
     seen: set[str] = set()
     checked: list[Passage] = []
@@ -41,9 +45,10 @@ def require_passages(passages: Any) -> list[Passage]:
         key, text = item
         if not isinstance(key, str) or not key:
             raise ValueError(f"{where}: id must be a non-empty str, got {key!r}")
-        if any(ch in key for ch in "[]\r\n"):
+        if "[" in key or "]" in key or key.splitlines() != [key]:
             raise ValueError(
-                f"{where}: id {key!r} contains '[', ']' or a line break, which would make its label ambiguous"
+                f"{where}: id {key!r} contains '[', ']' or a line break (any that str.splitlines knows), "
+                "which would make its label ambiguous"
             )
         if key in seen:
             raise ValueError(f"{where}: duplicate id {key!r}")

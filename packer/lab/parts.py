@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from packer.lab.policies import first_overflow
 from packer.lab.retrieval import Hit
 from packer.priority import Part, pack_parts, passage_parts, render_parts
-from packer.prompt import _line
+from packer.prompt import _line, fold
 
 RULES = "Answer the question from the sources below only, and cite each source you use by its id in brackets.\n"
 EXAMPLE = (
@@ -32,7 +32,7 @@ def chat_parts(question: str, hits: Sequence[Hit], answer_reserve: int = 100) ->
         Part("history", HISTORY, HISTORY_PRIORITY),
         Part("sources", "Sources:\n", required=True),
         *(Part(h.key, _line(h.key, h.text), PASSAGE_PRIORITY - h.rank) for h in hits),
-        Part("question", f"Question: {question}\nAnswer:", required=True, reserve=answer_reserve),
+        Part("question", f"Question: {fold(question)}\nAnswer:", required=True, reserve=answer_reserve),
     ]
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from packer.lab.retrieval import Hit
-from packer.prompt import _line, _render, pack_prompt
+from packer.prompt import _line, _render, fold, pack_prompt
 from packer.validation import require_count
 
 
@@ -167,8 +167,9 @@ def line_costs(hits: Sequence[Hit], count: Callable[[str], int]) -> list[int]:
 
 
 def text_costs(hits: Sequence[Hit], count: Callable[[str], int]) -> list[int]:
-    """Each passage's cost as parts: the text alone (what an index stores) plus its framing, an empty line."""
-    return [count(h.text) + count(_line(h.key, "")) for h in hits]
+    """Each passage's cost as parts: the text alone, as the prompt shows it (folded: packer.prompt.fold), plus its
+    framing, an empty line."""
+    return [count(fold(h.text)) + count(_line(h.key, "")) for h in hits]
 
 
 def knapsack(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from packer.duplicates import CJK, drop_near_duplicates, jaccard, shingles
 from packer.lab.retrieval import QUESTIONS, Hit, bm25_vectors, collection, rank
 from packer.mmr import cosine, mmr_order
-from packer.prompt import pack_prompt
+from packer.prompt import _line, pack_prompt
 
 SEED = 8  # the injection's fixed seed: the same copies on every run
 KINDS = ("mirror", "reformatted", "quoted", "edited")
@@ -173,7 +173,7 @@ def _choice(
         source = origin(key, seed)
         if source in seen:
             repeats.append(key)
-            repeat_tokens += count(f"[{key}] {text}\n")
+            repeat_tokens += count(_line(key, text))
         seen.add(source)
     return Choice(
         strategy,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from packer.counters import bpe, pretokens, seam_is_cut
+from packer.prompt import fold
 from packer.validation import Passage, require_passages, require_str
 
 HEAD = "Question: {question}\nSources:\n"  # render_prompt's heading and cue, as in packer.prompt
@@ -34,12 +35,13 @@ def line_of(line_format: str, key: str, text: str) -> str:
 
 
 def prompt_parts(question: str, passages: Sequence[Passage], line_format: str, separator: str) -> list[str]:
-    """The prompt as the parts an adding packer would measure alone; empty parts are left out."""
+    """The prompt as the parts an adding packer would measure alone; empty parts are left out. The question and
+    the texts are folded, as render_prompt folds them (packer.prompt.fold)."""
     require_str("question", question)
     require_str("line_format", line_format)
     require_str("separator", separator)
-    lines = [line_of(line_format, key, text) for key, text in require_passages(passages)]
-    parts = [HEAD.format(question=question)]
+    lines = [line_of(line_format, key, fold(text)) for key, text in require_passages(passages)]
+    parts = [HEAD.format(question=fold(question))]
     for number, line in enumerate(lines):
         parts.extend([separator, line] if number else [line])
     return [part for part in [*parts, CUE] if part]

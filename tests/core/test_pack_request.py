@@ -233,13 +233,19 @@ def plain(count):
     return lambda messages: count(messages)
 
 
+def folded(text):
+    """The contract's folding, written independently of packer.prompt.fold: one space after every line boundary."""
+    lines = text.splitlines(keepends=True)
+    return " ".join(lines) + (" " if lines and lines[-1].splitlines() != [lines[-1]] else "")
+
+
 def remeasured(question, passages, window, max_output, count, system):
     """An independent re-measurement, written from the contract: build each candidate request and count it."""
     kept = []
     for key, text in passages:
-        lines = "".join(f"[{k}] {t}\n" for k, t in [*kept, (key, text)])
+        lines = "".join(f"[{k}] {folded(t)}\n" for k, t in [*kept, (key, text)])
         request = [{"role": "system", "content": system}] if system else []
-        request.append({"role": "user", "content": f"Question: {question}\nSources:\n{lines}Answer:"})
+        request.append({"role": "user", "content": f"Question: {folded(question)}\nSources:\n{lines}Answer:"})
         if count(request) + max_output <= window:
             kept.append((key, text))
     return kept, [key for key, _ in passages if (key, dict(passages)[key]) not in kept]
