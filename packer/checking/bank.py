@@ -719,6 +719,7 @@ register(
             ({**STATED, "task": 0}, 440),
             (None, 500),
             ({k: 0 for k in SECTION_ORDER}, 1),  # the smallest budget
+            ({**STATED, "task": 2**55 + 1}, 3),  # past 2**53 a float division rounds: // stays exact
         ),
         inputs=st.one_of(  # valid plans mostly, and each kind of bad input the question lists
             st.tuples(SIZES, st.integers(1, 900)),
@@ -824,6 +825,9 @@ register(
             ([9, 11, 12], [10, 10, 10], 67),  # nearest rank: 67 % of 3 passages is 2.01, so the 3rd
             ([0], [1], 1),  # the smallest valid values
             ([4], [3], 100),  # 33.3... % rounds up to 34
+            ([True], [1], 50),  # a bool is not a count (isinstance(True, int) is True)
+            ([1], [True], 50),
+            ([2**60 + 1], [3], 50),  # past 2**53 a float division rounds: the integer ceiling stays exact
             ((9, 11), [10, 10], 50),  # tuples are refused: the text asks for lists
             ([9, 11], (10, 10), 50),
         ),
@@ -1468,6 +1472,7 @@ register(
             ([1, 0.75, 0.5], [[1, 0.5, 0], [0.5, 1, 0], [0, 0, 1]], 0.75),  # (1 - lam) weighs the penalty
             ([1, 1, 0.5, 0.5], [[1, 0, 0.5, 0.75], [0, 1, 0.5, 0], [0.5, 0.5, 1, 0], [0.75, 0, 0, 1]], 0.5),  # max
             ([1.0, 0.875], [[1, 0], [0, 0]], 0.5),  # the first pick has no penalty (a diagonal of 0 too)
+            ([0.5, 0.5000000001], [[1, 0], [0, 1]], 1),  # 1e-10 apart is not a tie: no tolerance
             ([0.5, 0.5, 0.5], [[1, 0, 0], [0, 1, 0], [0, 0, 1]], 0.5),  # ties go to the lower index
             ([1, 0.5, 0.625], [[1, -0.5, 0], [-0.5, 1, 0], [0, 0, 1]], 0.5),  # a negative similarity helps
             ([2, 0, 1], [[1, 1, 1], [1, 1, 1], [1, 1, 1]], 0),  # lam 0: the first pick is index 0, a tie
