@@ -842,7 +842,11 @@ register(
             HEADROOM_INPUTS.map(lambda args: (tuple(args[0]), *args[1:])),  # valid but for the tuple: refused
             st.builds(
                 _headroom_args,
-                st.lists(st.tuples(st.integers(-5, 9), st.integers(-2, 9)), min_size=1, max_size=3),
+                st.lists(
+                    st.tuples(st.one_of(st.integers(-5, 9), BOOL), st.one_of(st.integers(-2, 9), BOOL)),
+                    min_size=1,
+                    max_size=3,
+                ),
                 st.integers(1, 100),
             ),
             st.tuples(

@@ -2163,6 +2163,56 @@ def ends_first_same_list(ranked):
     return ranked[0::2] + ranked[1::2][::-1]
 
 
+@mutant("q2.2", "stops once the prompt fills the limit exactly")
+def pack_prompt_stops_when_full(question, passages, limit, count):
+    passages = check_passages(passages)
+    chosen, skipped = [], []
+    for index, (key, text) in enumerate(passages):
+        if count(render(question, chosen)) == limit:  # full: nothing more can fit (true only of growing counters)
+            skipped += [k for k, _ in passages[index:]]
+            break
+        if count(render(question, chosen + [(key, text)])) <= limit:
+            chosen.append((key, text))
+        else:
+            skipped.append(key)
+    return chosen, skipped, render(question, chosen)
+
+
+@mutant("q2.2", "keeps each pair as the caller gave it, a list pair as a list")
+def pack_prompt_keeps_list_pairs(question, passages, limit, count):
+    passages = check_passages(passages)
+    chosen, skipped = [], []
+    for passage in passages:
+        if count(render(question, chosen + [passage])) <= limit:
+            chosen.append(passage)
+        else:
+            skipped.append(passage[0])
+    return chosen, skipped, render(question, chosen)
+
+
+@mutant("q5.1", "checks the counts with isinstance(t, int), so True is a count")
+def headroom_isinstance_counts(tokens, estimates, percent):
+    if isinstance(tokens, list) and isinstance(estimates, list) and len(tokens) == len(estimates):
+        tokens = [int(t) if isinstance(t, int) and t >= 0 else t for t in tokens]
+        estimates = [int(e) if isinstance(e, int) and e >= 1 else e for e in estimates]
+    return l5_headroom(tokens, estimates, percent)
+
+
+@mutant("q8.4", "compares the scores in floats with a tolerance of 1e-9")
+def mmr_order_tolerance(relevance, similarity, lam):
+    order, remaining = [], list(range(len(relevance)))
+    while remaining:
+        best, best_score = None, None
+        for i in remaining:
+            m = max((similarity[i][t] for t in order), default=0)
+            score = lam * relevance[i] - (1 - lam) * m
+            if best is None or score > best_score + 1e-9:
+                best, best_score = i, score
+        order.append(best)
+        remaining.remove(best)
+    return order
+
+
 ISSUE_43 = [
     assemble_measured_leading_separator,
     assemble_measured_accepts_tuples,
@@ -2180,6 +2230,8 @@ ISSUE_43 = [
 
 
 FIXED_CASES_ONLY = {
+    pack_prompt_stops_when_full,  # needs a counter that never grows and a limit it fills at once: fixed case 8
+    mmr_order_tolerance,  # needs two scores 1e-10 apart: fixed case 6
     assemble_sums_first,
     assemble_accepts_bytes_and_sets,
     assemble_keys_only,
