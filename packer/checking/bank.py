@@ -27,8 +27,6 @@ import packer.section_budget
 import packer.utf8
 import packer.validation
 from packer.checking import questions_09_conversation, units, variants
-from hypothesis.strategies import SearchStrategy
-
 from packer.checking.engine import Question, forbid, plain
 from packer.checking.inputs import (
     BROKEN_COUNTERS,
@@ -1427,7 +1425,7 @@ DECIMAL = [-0.3, -0.1, 0.1, 0.3, 0.5, 0.7, 0.9]  # not dyadic: float formulas ro
 # ties in decimal arithmetic (the question's rule) come out as unequal floats
 
 
-def _mmr_inputs(values: list, cells: list, lambdas: list) -> SearchStrategy:
+def _mmr_inputs(values: list, cells: list, lambdas: list) -> st.SearchStrategy:
     return st.integers(0, 5).flatmap(
         lambda n: st.builds(
             _mmr_args,
