@@ -8,6 +8,8 @@ of their own, packer.checking.questions_09_conversation, registered here after l
 from __future__ import annotations
 
 import types
+import unicodedata
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
@@ -116,10 +118,33 @@ def _with_duplicate(passages: list, position: int) -> list:
     return _insert(passages, (key, "again"), position + 1)
 
 
+def _twin_of(key: str) -> str | None:
+    """Another id that a learner might take for the same one: other case, or the same letters in another
+    Unicode normal form ('é' as one code point or as 'e' and a combining accent); None when there is none."""
+    for variant in (key.swapcase(), unicodedata.normalize("NFD", key), unicodedata.normalize("NFC", key)):
+        if variant != key:
+            return variant
+    return None
+
+
+def _with_twin(passages: list, position: int) -> list:
+    """passages with one more whose id differs from an existing one only in case or Unicode normal form (a
+    different id: both are valid), or a fresh pair of such ids when no existing id has a twin."""
+    keys = {key for key, _ in passages}
+    for step in range(len(passages)):
+        twin = _twin_of(passages[(position + step) % len(passages)][0])
+        if twin is not None and twin not in keys:
+            return _insert(passages, (twin, "twin"), position + step + 1)
+    fresh = [pair for pair in (("q", "x"), ("Q", "y")) if pair[0] not in keys]
+    return passages + fresh
+
+
 POSITION = st.integers(0, 9)
 CHUNKS_ONE_BAD = st.builds(_insert, CHUNK_LIST, BAD_CHUNK, POSITION)
 PASSAGES_ONE_BAD = st.builds(_insert, PASSAGE_LIST, BAD_PASSAGE, POSITION)
 PASSAGES_TWICE = st.builds(_with_duplicate, PASSAGE_LIST, POSITION)
+PASSAGES_TWINS = st.builds(_with_twin, PASSAGE_LIST, POSITION)  # ids differing only in case or normal form
+PAIRS_AS_LISTS = PASSAGE_LIST.map(lambda passages: [list(pair) for pair in passages])  # [id, text] pairs
 
 
 def _with_room(question: str, passages: list, extra: int, count: Any) -> tuple:
@@ -322,8 +347,16 @@ register(
             ("why", [("a", "aaaaa"), ("b", "bbbbb")], 10, count_chars_div4),
             ("日本?", [("é", "日本語"), ("b", "")], 49, count_utf8_bytes),
             ("why", once(SEED_PASSAGES), 9, count_words),  # read once
+            ("why", [["a", "x"], ("b", "y")], 20, count_words),  # a pair given as a list is returned as a tuple
+            ("why", SEED_PASSAGES, 0, always_0),  # the prompt fills the limit exactly from the start: carry on
         ),
-        inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
+        inputs=st.builds(  # pairs given as lists too, and a counter that never grows (limit 0 + extra)
+            _with_room,
+            QUESTION,
+            st.one_of(PASSAGE_LIST, PASSAGE_LIST.map(tuple), PAIRS_AS_LISTS),
+            st.integers(0, 40),
+            st.sampled_from([count_words, count_chars_div4, count_utf8_bytes, always_0]),
+        ),
     )
 )
 register(
@@ -366,9 +399,12 @@ register(
             ("why", [("[a", "x")], 20, count_words),
             ("why", ["ab"], 20, count_words),  # unpacks into two characters, but is not a pair
             ("why", None, 9, count_words),
+            ("why", [("a", "x"), ("A", "y")], 20, count_words),  # ids differing only in case are different ids
+            ("why", [("é", "x"), ("e\u0301", "y")], 20, count_words),  # so are two Unicode forms of é
         ),
         inputs=st.one_of(  # valid input, or valid input with one defect, or with two
             st.builds(_with_room, QUESTION, ANY_PASSAGES, st.integers(0, 40), COUNTER),
+            st.builds(_with_room, QUESTION, PASSAGES_TWINS, st.integers(0, 40), COUNTER),
             st.builds(_with_room, QUESTION, PASSAGES, st.integers(-12, -1), COUNTER),
             *[st.tuples(QUESTION, ANY_PASSAGES, bad, COUNTER) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
             st.builds(_with_room, QUESTION, PASSAGES_ONE_BAD, st.integers(0, 40), COUNTER),
@@ -473,6 +509,7 @@ register(
             ([], 8, 0),
             ([], 10, 2),
             ([("a", "x"), ("a", "y")], 99, 0),
+            ([("a", "x"), ("A", "y")], 99, 0),  # ids differing only in case are two ids
             ([("", "x")], 99, 0),
             ([("a]", "x")], 99, 0),
             ([("a", 5)], 99, 0),
@@ -543,7 +580,7 @@ register(
 # --- lesson 04: the section budget -------------------------------------------------------------------
 SECTION_TEXT = st.one_of(
     st.text(alphabet="ab .:é日🙂\n", max_size=12),
-    st.sampled_from(["", "  ", "\n", "Return KEY: VALUE lines.", "KEY: VALUE", "日本 KEY: VALUE"]),
+    st.sampled_from(["", "  ", "\n", "\u3000", "Return KEY: VALUE lines.", "KEY: VALUE", "日本 KEY: VALUE"]),
 )
 
 
@@ -647,6 +684,7 @@ register(
             ({**FIFO, "context": "日本語のテキスト" * 10}, 100),
             ({**FIFO, "context": "日本語のテキスト" * 10}, 99),
             (LOWER_CASE_MARKER, 500),  # the marker is upper case: "key: value" is not it
+            ({**FIFO, "context": "\u3000\xa0"}, 500),  # Unicode whitespace (str.strip) is still no text
         ),
         inputs=st.tuples(
             st.one_of(SECTIONS_WITH_MARKER, SECTIONS_WITHOUT_MARKER, SECTIONS_ALL, SECTIONS_MAYBE_MISSING),
@@ -679,6 +717,7 @@ register(
             ({**STATED, "task": 0}, 440),
             (None, 500),
             ({k: 0 for k in SECTION_ORDER}, 1),  # the smallest budget
+            ({**STATED, "task": 2**55 + 1}, 3),  # past 2**53 a float division rounds: // stays exact
         ),
         inputs=st.one_of(  # valid plans mostly, and each kind of bad input the question lists
             st.tuples(SIZES, st.integers(1, 900)),
@@ -727,6 +766,16 @@ def _count_cl100k_base(text: str) -> int:
 _count_cl100k_base.__name__ = "count_cl100k_base"
 UNIT_TEXT = st.text(alphabet="ab .\n1日", max_size=14)
 UNIT_COUNTER = st.sampled_from([count_words, count_chars_div4, count_utf8_bytes, _count_cl100k_base])
+CUT_TEXT = st.text(alphabet="ab .\n1日\u3000\xa0", max_size=14)  # Unicode whitespace beyond ASCII too
+MEASURED_BAD_COUNTER = st.sampled_from([always_true, always_2_5, always_1_0, always_minus_1, always_none])
+
+
+def _tight(texts: list, count: Any, separator: str) -> tuple:
+    """assemble_measured arguments whose budget is exactly the first text's own measure: a separator
+    measured before the first text (which `count_chars_div4` charges for) pushes it over."""
+    return texts, count(texts[0]), count, separator
+
+
 HEADROOM_CASE = [9, 11, 12, 20], [10, 10, 10, 10]
 
 
@@ -739,6 +788,13 @@ HEADROOM_INPUTS = st.builds(
     st.lists(st.tuples(st.integers(0, 60), st.integers(1, 30)), min_size=1, max_size=8),
     st.integers(1, 100),
 )
+
+
+def _list_or_tuple(items: st.SearchStrategy) -> st.SearchStrategy:
+    """A list (as the question asks) or, refused, the same items as a tuple."""
+    return st.one_of(st.lists(items, max_size=3), st.lists(items, max_size=3).map(tuple))
+
+
 register(
     Question(
         "q5.1",
@@ -767,15 +823,28 @@ register(
             ([9, 11, 12], [10, 10, 10], 67),  # nearest rank: 67 % of 3 passages is 2.01, so the 3rd
             ([0], [1], 1),  # the smallest valid values
             ([4], [3], 100),  # 33.3... % rounds up to 34
+            ([True], [1], 50),  # a bool is not a count (isinstance(True, int) is True)
+            ([1], [True], 50),
+            ([2**60 + 1], [3], 50),  # past 2**53 a float division rounds: the integer ceiling stays exact
+            ((9, 11), [10, 10], 50),  # tuples are refused: the text asks for lists
+            ([9, 11], (10, 10), 50),
         ),
         inputs=st.one_of(
             HEADROOM_INPUTS,
-            st.tuples(
-                st.lists(st.integers(0, 9), max_size=3), st.lists(st.integers(1, 9), max_size=3), st.integers(1, 100)
+            st.builds(  # round estimates, where float division gets whole percents wrong (11 / 10 - 1)
+                _headroom_args,
+                st.lists(st.tuples(st.integers(0, 60), st.sampled_from([10, 20, 25])), min_size=1, max_size=3),
+                st.integers(1, 100),
             ),
+            st.tuples(_list_or_tuple(st.integers(0, 9)), _list_or_tuple(st.integers(1, 9)), st.integers(1, 100)),
+            HEADROOM_INPUTS.map(lambda args: (tuple(args[0]), *args[1:])),  # valid but for the tuple: refused
             st.builds(
                 _headroom_args,
-                st.lists(st.tuples(st.integers(-5, 9), st.integers(-2, 9)), min_size=1, max_size=3),
+                st.lists(
+                    st.tuples(st.one_of(st.integers(-5, 9), BOOL), st.one_of(st.integers(-2, 9), BOOL)),
+                    min_size=1,
+                    max_size=3,
+                ),
                 st.integers(1, 100),
             ),
             st.tuples(
@@ -798,8 +867,11 @@ register(
             ("", _count_cl100k_base),
             ("a\tb  c", count_chars_div4),
             (None, count_words),
+            ("a\u3000b", count_chars_div4),  # str.isspace: the ideographic space is whitespace (string.whitespace
+            # holds ASCII only)
+            ("a\xa0\u2003b", count_chars_div4),  # so are the no-break and em spaces
         ),
-        inputs=st.tuples(UNIT_TEXT, UNIT_COUNTER),
+        inputs=st.tuples(CUT_TEXT, UNIT_COUNTER),
     )
 )
 register(
@@ -821,8 +893,17 @@ register(
             ("ab", 9, count_words),  # a str is refused, although it iterates as texts
             (["x"], 9, always_minus_1),
             ([""], 0, count_words),  # a count of 0 is valid
+            (["abcd"], 1, count_chars_div4),  # nothing is kept yet: no separator before the first text
+            (("x",), 9, count_words),  # a tuple is refused: the text asks for a list
+            (["x"], 9, always_true),  # True is a bool, not a count
+            (["x"], 2, always_2_5),  # every result is checked, also one that does not fit
         ),
         inputs=st.one_of(
+            st.builds(
+                _tight, st.lists(UNIT_TEXT, min_size=1, max_size=4), UNIT_COUNTER, st.sampled_from(["\n\n", " "])
+            ),
+            st.tuples(st.lists(UNIT_TEXT, max_size=3), st.integers(0, 3), MEASURED_BAD_COUNTER),
+            st.tuples(st.lists(UNIT_TEXT, max_size=3).map(tuple), st.integers(0, 40), UNIT_COUNTER),
             st.tuples(
                 st.lists(UNIT_TEXT, max_size=6), st.integers(0, 40), UNIT_COUNTER, st.sampled_from(["\n\n", " ", ""])
             ),
@@ -862,6 +943,25 @@ forbid(
 # --- lesson 06: which passages should win? ----------------------------------------------------------
 COSTS_AND_VALUES = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 30)), max_size=7)
 SCORED = st.lists(st.tuples(KEY, st.sampled_from([0, 0.5, 1, 2, 3.5, 4, 7, 8])), max_size=7, unique_by=lambda p: p[0])
+
+
+BAR_BEST = [3, 5, 6, 7, 10, 25, 25.0, 0.3, 2.5, 1.1]  # ints and floats, some of which make float products inexact
+BAR_SHARE = [0.1, 0.2, 0.28, 0.33, 0.55, 0.5]
+
+
+def _at_the_bar(best: float, share: float, nudge: int, others: list) -> tuple:
+    """above_cutoff arguments with a passage scoring exactly share × best (as the decimal it is written as),
+    or 1e-10 below or above it: float products, ratios and tolerances get these wrong, exact fractions do not.
+    The bar score is an int when the product is a whole number and best is an int, a float otherwise."""
+    bar = Fraction(str(share)) * Fraction(str(best)) + Fraction(nudge, 10**10)
+    score: float = int(bar) if bar.denominator == 1 and type(best) is int else float(bar)
+    rest = [(key, value) for key, value in others if key not in ("top", "bar") and value <= best]
+    return [("top", best), *rest[:2], ("bar", score), *rest[2:]], share
+
+
+AT_THE_BAR = st.builds(
+    _at_the_bar, st.sampled_from(BAR_BEST), st.sampled_from(BAR_SHARE), st.sampled_from([0, 0, -1, 1]), SCORED
+)
 
 
 def _knapsack_args(items: list, capacity: int) -> tuple:
@@ -919,8 +1019,11 @@ register(
             ([("a", 4), ("b", 4)], 1),
             ([("a", 8), ("b", 1)], 0),
             ([("a", 25), ("b", 7)], 0.28),  # 7 is exactly 0.28 × 25 (floating point says 7.000000000000001)
+            ([("a", 25.0), ("b", 7)], 0.28),  # a float best score is exact too: Fraction × float is a float
+            ([("a", 3), ("b", 0.3)], 0.1),  # 0.3 / 3 is 0.09999999999999999 in floating point
+            ([("a", 1), ("b", 0.4999999999)], 0.5),  # 1e-10 under the bar: no tolerance
         ),
-        inputs=st.tuples(SCORED, st.sampled_from([0, 0.25, 0.5, 0.75, 1])),
+        inputs=st.one_of(st.tuples(SCORED, st.sampled_from([0, 0.25, 0.5, 0.75, 1])), AT_THE_BAR),
     )
 )
 PREDICT_POLICY = [("a", 50, 9), ("b", 30, 7), ("c", 30, 6), ("d", 20, 2)]  # (id, tokens of its line, score), ranked
@@ -1068,9 +1171,12 @@ register(
             ("why", [(" ", "x")], 99, 5, count_request_words),  # an id of spaces is not empty
             ("why", SEED_PASSAGES, 0, 0, always_0),  # a window of 0 and a count of 0 are both valid
             ("why", SEED_PASSAGES, 20, 5, count_request_words),
+            ("why", [("a", "x"), ("A", "y")], 99, 5, count_request_words),  # ids differing only in case: valid
+            ("why", [("é", "x"), ("e\u0301", "y")], 99, 5, count_request_words),  # two Unicode forms of é: valid
         ),
         inputs=st.one_of(  # valid input, or valid input with one defect, or with two
             st.builds(_request_args, QUESTION, ANY_PASSAGES, SYSTEM, st.integers(0, 30), MAX_OUTPUT, REQUEST_COUNTER),
+            st.builds(_request_args, QUESTION, PASSAGES_TWINS, SYSTEM, st.integers(0, 30), MAX_OUTPUT, REQUEST_COUNTER),
             st.builds(_request_over, QUESTION, PASSAGES, SYSTEM, st.integers(1, 12), MAX_OUTPUT, REQUEST_COUNTER),
             *[
                 st.tuples(QUESTION, ANY_PASSAGES, bad, MAX_OUTPUT, REQUEST_COUNTER, SYSTEM)
@@ -1219,6 +1325,7 @@ register(
             ([("p2", "x"), ("p1", "y"), ("p3", "z")],),
         ),
         inputs=st.tuples(st.lists(RANKED_ITEM, max_size=12)),
+        new_result=True,  # "a new list": never `ranked` itself, even where its order would not change
     )
 )
 SHINGLE_POOL = [("the", "fifo", "is"), ("fifo", "is", "full"), ("is", "full", "the"), ("a", "b", "c"), ("b", "c", "a")]
@@ -1301,7 +1408,6 @@ register(
 )
 EXACT = [-1, -0.5, 0, 0.25, 0.5, 0.75, 1, 2]  # dyadic: every formula for the MMR score gives the same float
 SIMILAR = [-0.5, -0.25, 0, 0.25, 0.5, 0.75, 1]
-LAMBDA = st.sampled_from([0, 0.25, 0.5, 0.75, 1])
 
 
 def _mmr_args(relevance: list, cells: list, lam: float) -> tuple:
@@ -1315,13 +1421,45 @@ def _mmr_args(relevance: list, cells: list, lam: float) -> tuple:
     return relevance, table, lam
 
 
-MMR_INPUTS = st.integers(0, 5).flatmap(
-    lambda n: st.builds(
-        _mmr_args,
-        st.lists(st.sampled_from(EXACT), min_size=n, max_size=n),
-        st.lists(st.sampled_from(SIMILAR), min_size=n * (n + 1) // 2, max_size=n * (n + 1) // 2),
-        LAMBDA,
+DECIMAL = [-0.3, -0.1, 0.1, 0.3, 0.5, 0.7, 0.9]  # not dyadic: float formulas round them differently, so exact
+# ties in decimal arithmetic (the question's rule) come out as unequal floats
+
+
+def _mmr_inputs(values: list, cells: list, lambdas: list) -> st.SearchStrategy:
+    return st.integers(0, 5).flatmap(
+        lambda n: st.builds(
+            _mmr_args,
+            st.lists(st.sampled_from(values), min_size=n, max_size=n),
+            st.lists(st.sampled_from(cells), min_size=n * (n + 1) // 2, max_size=n * (n + 1) // 2),
+            st.sampled_from(lambdas),
+        )
     )
+
+
+def _mmr_tie(relevance: list, first: float, cells: list, lam: float) -> tuple:
+    """Three passages where the two not picked first tie exactly (in decimal arithmetic) for the second pick:
+    passage j's similarity to the first pick is set so that lam·rel[i] - (1 - lam)·s[i] = lam·rel[j] - (1 -
+    lam)·s[j]. Most float formulas of the score put one of the two a hair ahead."""
+    _, table, _ = _mmr_args(relevance, cells, lam)
+    top = max(range(3), key=lambda k: (Fraction(str(relevance[k])), -k))
+    i, j = [k for k in range(3) if k != top]
+    table[i][top] = table[top][i] = first
+    weight = Fraction(str(lam)) / (1 - Fraction(str(lam)))
+    tied = Fraction(str(first)) + weight * (Fraction(str(relevance[j])) - Fraction(str(relevance[i])))
+    table[j][top] = table[top][j] = float(tied)
+    return relevance, table, lam
+
+
+MMR_INPUTS = st.one_of(
+    _mmr_inputs(EXACT, SIMILAR, [0, 0.25, 0.5, 0.75, 1]),
+    _mmr_inputs(DECIMAL, DECIMAL, [0.3, 0.5, 0.7]),
+    st.builds(
+        _mmr_tie,
+        st.lists(st.sampled_from(DECIMAL), min_size=3, max_size=3),
+        st.sampled_from(DECIMAL),
+        st.lists(st.sampled_from(DECIMAL), min_size=6, max_size=6),
+        st.sampled_from([0.2, 0.5, 0.8]),
+    ),
 )
 register(
     Question(
@@ -1336,9 +1474,13 @@ register(
             ([1, 0.75, 0.5], [[1, 0.5, 0], [0.5, 1, 0], [0, 0, 1]], 0.75),  # (1 - lam) weighs the penalty
             ([1, 1, 0.5, 0.5], [[1, 0, 0.5, 0.75], [0, 1, 0.5, 0], [0.5, 0.5, 1, 0], [0.75, 0, 0, 1]], 0.5),  # max
             ([1.0, 0.875], [[1, 0], [0, 0]], 0.5),  # the first pick has no penalty (a diagonal of 0 too)
+            ([0.5, 0.5000000001], [[1, 0], [0, 1]], 1),  # 1e-10 apart is not a tie: no tolerance
             ([0.5, 0.5, 0.5], [[1, 0, 0], [0, 1, 0], [0, 0, 1]], 0.5),  # ties go to the lower index
             ([1, 0.5, 0.625], [[1, -0.5, 0], [-0.5, 1, 0], [0, 0, 1]], 0.5),  # a negative similarity helps
             ([2, 0, 1], [[1, 1, 1], [1, 1, 1], [1, 1, 1]], 0),  # lam 0: the first pick is index 0, a tie
+            # 0 and 2 tie at -0.1 exactly after 1 (0.5·0.1 - 0.5·0.3 = 0.5·0.5 - 0.5·0.7); floats round them apart
+            ([0.1, 0.9, 0.5], [[0.5, 0.3, -0.3], [0.3, 0.9, 0.7], [-0.3, 0.7, 0.5]], 0.5),
+            ([0.5, 0.7, 0.1], [[0.5, 0.1, 0.5], [0.1, 0.9, -0.3], [0.5, -0.3, 0.3]], 0.5),  # 0 and 2 tie at 0.2
             ([], [], 0.5),
         ),
         inputs=MMR_INPUTS,

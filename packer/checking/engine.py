@@ -80,7 +80,10 @@ class Question:
 
     `predict`, set on a "predict the result" question, is the type its answer must return, written as
     an annotation (`tuple[list[str], int]`): an answer of another type fails with a message naming the
-    type wanted, and a wrong answer is told which parts of it are wrong, never the expected value."""
+    type wanted, and a wrong answer is told which parts of it are wrong, never the expected value.
+
+    `new_result`, when set, fails an answer that returns one of the arguments it was given (the very list
+    object) where the question promises a new one, even when its items are the right ones."""
 
     qid: str
     name: str
@@ -94,6 +97,7 @@ class Question:
     requirement_note: str = ""  # added to a PASSED result's detail when the requirement is met
     describe: Callable[[Any], str] | None = None  # how a result is shown, when only some of it is compared
     predict: Any = None  # a predict question's answer type (`tuple[str, int]`); None for every other question
+    new_result: bool = False  # the answer must return a new object, never one of its arguments itself
 
 
 @dataclass(frozen=True)
@@ -508,6 +512,10 @@ def _run(
         changed = _changed(args, given, question.reference)
         if changed:
             return _Outcome("changed its input", text=changed)
+        if question.new_result and any(value is arg for arg in given):
+            return _Outcome(
+                "returned its input", text=f"returned the {type(value).__name__} it was given, not a new one"
+            )
     try:
         normalized = question.normalize(value)
     except Exception:

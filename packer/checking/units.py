@@ -6,12 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from packer.validation import require_count, require_list, require_str
+from packer.validation import require_count, require_str
+
+
+def _require_a_list(name: str, value: Any) -> list:
+    """`value` itself when it is a list (these questions ask for lists: a tuple, str or dict is refused)."""
+    if not isinstance(value, list):
+        raise ValueError(f"{name} must be a list, got {type(value).__name__}")
+    return value
 
 
 def headroom_percent(tokens: Any, estimates: Any, percent: int) -> int:
     """The smallest whole percent h with tokens <= estimate * (1 + h/100) for at least `percent` % of passages."""
-    tokens, estimates = require_list("tokens", tokens), require_list("estimates", estimates)
+    tokens, estimates = _require_a_list("tokens", tokens), _require_a_list("estimates", estimates)
     if not tokens or len(tokens) != len(estimates):
         raise ValueError(
             f"tokens and estimates must be non-empty and of equal length, got {len(tokens)} and {len(estimates)}"
@@ -45,7 +52,7 @@ def assemble_measured(
 ) -> tuple[str, int]:
     """Lesson 01's skip-and-continue, but each candidate is kept only if the joined context, measured whole
     with `count`, stays within max_tokens; used is the measure of the returned context."""
-    texts = require_list("texts", texts)
+    texts = _require_a_list("texts", texts)
     for index, text in enumerate(texts):
         require_str(f"texts[{index}]", text)
     require_count("max_tokens", max_tokens)

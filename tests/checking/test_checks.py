@@ -310,6 +310,21 @@ def test_the_reference_and_the_answer_each_get_a_private_copy_of_the_input():
     assert len(set(seen)) == len(seen) and id(shared) not in seen and id(shared[0]) not in seen
 
 
+def test_a_question_promising_a_new_result_fails_an_answer_that_returns_its_argument():
+    def reference(items):
+        return list(items)
+
+    def same(items):
+        return items  # the right items, in the caller's own list
+
+    promised = Question("q0.1", "copied", 1, "a new list", reference, cases=((["a"],),), new_result=True)
+    result = evaluate(promised, same)
+    assert (result.status, result.counterexample) == (FAILED, "copied(['a'])"), str(result)
+    assert (result.expected, result.actual) == ("['a']", "returned the list it was given, not a new one")
+    assert evaluate(promised, reference).status == PASSED
+    assert evaluate(replace(promised, new_result=False), same).status == PASSED, "only where it is promised"
+
+
 def test_an_answer_that_mutates_its_input_corrupts_neither_the_bank_nor_the_counterexample():
     example = copy.deepcopy(packer.checking.bank.EXAMPLE)
     scribbling = learner(

@@ -1403,7 +1403,14 @@ def good_drop_near_duplicates(passages, threshold, shingled=l8_shingles, strict=
     return kept, dropped
 
 
+def exact(number):
+    """A number as the decimal it is written as: exact(0.1) is 1/10 (q8.4 compares scores exactly)."""
+    return Fraction(str(number))
+
+
 def good_mmr_order(relevance, similarity, lam, penalty=None, weight=None, first=None, later_ties=False):
+    relevance, lam = [exact(r) for r in relevance], exact(lam)
+    similarity = [[exact(cell) for cell in row] for row in similarity]
     order, remaining = [], list(range(len(relevance)))
     while remaining:
         scores = {}
@@ -2039,7 +2046,192 @@ def predict_q9_5_placeholder_words():
     return (2, 3, 102)
 
 
+# === issue 43: twelve wrong answers that got full marks, each now caught ================================
+@mutant("q5.3", "measures a separator before the first text: count(sep.join(kept) + sep + text)")
+def assemble_measured_leading_separator(texts, max_tokens, count, separator="\n\n"):
+    return l5_assemble(
+        texts, max_tokens, count, separator, measure=lambda kept, text: count(separator.join(kept) + separator + text)
+    )
+
+
+@mutant("q5.3", "accepts a tuple of texts")
+def assemble_measured_accepts_tuples(texts, max_tokens, count, separator="\n\n"):
+    return l5_assemble(list(texts) if isinstance(texts, tuple) else texts, max_tokens, count, separator)
+
+
+@mutant("q5.3", "checks the counter's result with isinstance(n, int), so True is a count")
+def assemble_measured_isinstance_count(texts, max_tokens, count, separator="\n\n"):
+    def measure(kept, text):
+        measured = count(separator.join(kept + [text]))
+        if not isinstance(measured, int) or measured < 0:
+            raise ValueError("count must return a non-negative int")
+        return int(measured)
+
+    return l5_assemble(texts, max_tokens, count, separator, measure=measure)
+
+
+@mutant("q5.3", "checks the counter's result only when the text fits")
+def assemble_measured_checks_fitting_only(texts, max_tokens, count, separator="\n\n"):
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise ValueError("texts must be a list of str")
+    need_count("max_tokens", max_tokens)
+    if not isinstance(separator, str):
+        raise ValueError("separator must be a str")
+    kept, used = [], 0
+    for text in texts:
+        measured = count(separator.join(kept + [text]))
+        if measured <= max_tokens:
+            if type(measured) is not int or measured < 0:
+                raise ValueError("count must return a non-negative int")
+            kept.append(text)
+            used = measured
+    return separator.join(kept), used
+
+
+@mutant("q5.1", "accepts tuples of counts")
+def headroom_accepts_tuples(tokens, estimates, percent):
+    if isinstance(tokens, tuple):
+        tokens = list(tokens)
+    if isinstance(estimates, tuple):
+        estimates = list(estimates)
+    return l5_headroom(tokens, estimates, percent)
+
+
+@mutant("q5.2", "takes whitespace from string.whitespace, not str.isspace: U+3000 is missed")
+def cuts_ascii_whitespace(passage, count):
+    import string
+
+    return l5_cuts(passage, count, boundary=lambda a, b: (a in string.whitespace) != (b in string.whitespace))
+
+
+@mutant("q6.3", "compares in floats with a tolerance of 1e-9")
+def above_cutoff_tolerance(scored, share):
+    best = max((score for _, score in scored), default=0)
+    return [key for key, score in scored if score >= share * best - 1e-9]
+
+
+@mutant("q6.3", "compares the float ratio score / best with the share")
+def above_cutoff_ratio(scored, share):
+    best = max((score for _, score in scored), default=0)
+    return [key for key, score in scored if best == 0 or score / best >= share]
+
+
+@mutant("q6.3", "makes the share exact but leaves a float best score a float")
+def above_cutoff_float_best(scored, share):
+    best = max((score for _, score in scored), default=0)
+    bar = Fraction(str(share)) * best  # a Fraction times a float is a float again
+    return [key for key, score in scored if score >= bar]
+
+
+@mutant("q2.3", "compares ids without case: 'a' and 'A' are refused as duplicates")
+def pack_prompt_folded_ids(question, passages, limit, count):
+    passages = check_passages(passages)  # a generator is read once, here
+    folded = [key.casefold() for key, _ in passages]
+    if len(set(folded)) != len(folded):
+        raise ValueError("duplicate id")
+    return good_pack_prompt(question, passages, limit, count)
+
+
+@mutant("q7.2", "compares ids without case: 'a' and 'A' are refused as duplicates")
+def pack_request_folded_ids(question, passages, window, max_output, count, system=""):
+    passages = check_passages(passages)  # a generator is read once, here
+    folded = [key.casefold() for key, _ in passages]
+    if len(set(folded)) != len(folded):
+        raise ValueError("duplicate id")
+    return good_pack_request(question, passages, window, max_output, count, system)
+
+
+@mutant("q8.4", "rewrites the score as lam * (relevance + m) - m: equal in algebra, rounded otherwise")
+def mmr_order_rewritten(relevance, similarity, lam):
+    order, remaining = [], list(range(len(relevance)))
+    while remaining:
+        best, best_score = None, None
+        for i in remaining:
+            m = max((similarity[i][t] for t in order), default=0)
+            score = lam * (relevance[i] + m) - m
+            if best is None or score > best_score:
+                best, best_score = i, score
+        order.append(best)
+        remaining.remove(best)
+    return order
+
+
+@mutant("q8.1", "returns the caller's own list for one or two items, where the order does not change")
+def ends_first_same_list(ranked):
+    if len(ranked) <= 2:
+        return ranked
+    return ranked[0::2] + ranked[1::2][::-1]
+
+
+@mutant("q2.2", "stops once the prompt fills the limit exactly")
+def pack_prompt_stops_when_full(question, passages, limit, count):
+    passages = check_passages(passages)
+    chosen, skipped = [], []
+    for index, (key, text) in enumerate(passages):
+        if count(render(question, chosen)) == limit:  # full: nothing more can fit (true only of growing counters)
+            skipped += [k for k, _ in passages[index:]]
+            break
+        if count(render(question, chosen + [(key, text)])) <= limit:
+            chosen.append((key, text))
+        else:
+            skipped.append(key)
+    return chosen, skipped, render(question, chosen)
+
+
+@mutant("q2.2", "keeps each pair as the caller gave it, a list pair as a list")
+def pack_prompt_keeps_list_pairs(question, passages, limit, count):
+    passages = check_passages(passages)
+    chosen, skipped = [], []
+    for passage in passages:
+        if count(render(question, chosen + [passage])) <= limit:
+            chosen.append(passage)
+        else:
+            skipped.append(passage[0])
+    return chosen, skipped, render(question, chosen)
+
+
+@mutant("q5.1", "checks the counts with isinstance(t, int), so True is a count")
+def headroom_isinstance_counts(tokens, estimates, percent):
+    if isinstance(tokens, list) and isinstance(estimates, list) and len(tokens) == len(estimates):
+        tokens = [int(t) if isinstance(t, int) and t >= 0 else t for t in tokens]
+        estimates = [int(e) if isinstance(e, int) and e >= 1 else e for e in estimates]
+    return l5_headroom(tokens, estimates, percent)
+
+
+@mutant("q8.4", "compares the scores in floats with a tolerance of 1e-9")
+def mmr_order_tolerance(relevance, similarity, lam):
+    order, remaining = [], list(range(len(relevance)))
+    while remaining:
+        best, best_score = None, None
+        for i in remaining:
+            m = max((similarity[i][t] for t in order), default=0)
+            score = lam * relevance[i] - (1 - lam) * m
+            if best is None or score > best_score + 1e-9:
+                best, best_score = i, score
+        order.append(best)
+        remaining.remove(best)
+    return order
+
+
+ISSUE_43 = [
+    assemble_measured_leading_separator,
+    assemble_measured_accepts_tuples,
+    assemble_measured_isinstance_count,
+    assemble_measured_checks_fitting_only,
+    headroom_accepts_tuples,
+    cuts_ascii_whitespace,
+    above_cutoff_tolerance,
+    above_cutoff_ratio,
+    above_cutoff_float_best,
+    pack_prompt_folded_ids,
+    pack_request_folded_ids,
+    mmr_order_rewritten,
+]
+
+
 FIXED_CASES_ONLY = {
+    pack_prompt_stops_when_full,  # needs a counter that never grows and a limit it fills at once: fixed case 8
+    mmr_order_tolerance,  # needs two scores 1e-10 apart: fixed case 6
     assemble_sums_first,
     assemble_accepts_bytes_and_sets,
     assemble_keys_only,

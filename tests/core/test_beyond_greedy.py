@@ -4,6 +4,8 @@ pack_ends_first), what repeats (shingles, drop_near_duplicates, MinHash, mmr_ord
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import itertools
 import string
 
@@ -248,6 +250,19 @@ def test_mmr_trades_relevance_for_novelty():
     assert mmr_order(relevance, similarity, 0.0) == [0, 2, 1]  # λ = 0: after a tie on the first pick, novelty only
 
 
+def exact(number):
+    return Fraction(str(number))
+
+
+def test_mmr_compares_scores_exactly_so_a_decimal_tie_goes_to_the_lower_index():
+    """After passage 1, passages 0 and 2 both score -0.1 exactly (0.05 - 0.15 and 0.25 - 0.35); in floats the
+    two come out as different numbers, which would put 2 first."""
+    relevance, similarity = [0.1, 0.9, 0.5], [[0.5, 0.3, -0.3], [0.3, 0.9, 0.7], [-0.3, 0.7, 0.5]]
+    assert 0.5 * 0.1 - 0.5 * 0.3 < 0.5 * 0.5 - 0.5 * 0.7  # what floats say
+    assert mmr_order(relevance, similarity, 0.5) == [1, 0, 2]
+    assert mmr_order([0.5, 0.7, 0.1], [[0.5, 0.1, 0.5], [0.1, 0.9, -0.3], [0.5, -0.3, 0.3]], 0.5) == [1, 0, 2]
+
+
 square = st.integers(0, 7).flatmap(
     lambda n: st.tuples(
         st.lists(st.floats(0, 10), min_size=n, max_size=n),
@@ -264,8 +279,9 @@ def test_mmr_is_a_permutation_chosen_step_by_step_by_its_formula(case, lam):
     for step, chosen in enumerate(order):  # the brute-force definition, at every step
         taken, rest = order[:step], order[step:]
 
-        def score(i, taken=taken):
-            return lam * relevance[i] - (1 - lam) * max((similarity[i][j] for j in taken), default=0.0)
+        def score(i, taken=taken):  # exact, each number as the decimal it is written as
+            penalty = max((exact(similarity[i][j]) for j in taken), default=0)
+            return exact(lam) * exact(relevance[i]) - (1 - exact(lam)) * penalty
 
         assert score(chosen) == max(score(i) for i in rest)
         assert chosen == min(i for i in rest if score(i) == score(chosen))  # ties: the lower index

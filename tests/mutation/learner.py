@@ -25,6 +25,16 @@ boundaries, integers +1 and -1, swapped booleans, negated conditions, dropped `r
     list for tuple          return a, b  ->  return [a, b];  xs.append((a, b))  ->  xs.append([a, b])
     tuple for list          return [...]  ->  return tuple([...])
     float for int           return n  ->  return float(n)  (a value that is an int)
+    float then floor        a // b  ->  math.floor(a / b);  -(-a // b)  ->  math.ceil(a / b)  (float division first)
+    float for exact         Fraction(str(x))  ->  x  (the float itself, rounded)
+    float tolerance         a >= b  ->  float(a) >= float(b) - 1e-09  (where a side is exact: a Fraction)
+    leading separator       sep.join(kept + [x])  ->  sep.join(kept) + sep + x  (a separator before the first)
+    isinstance for type()   type(x) is not int  ->  not isinstance(x, int)  (True is an int to isinstance)
+    accept a tuple          isinstance(x, list)  ->  isinstance(x, (list, tuple))
+    ignore case in ids      key in seen  ->  str(key).casefold() in {str(s).casefold() for s in seen}  (input checks,
+                            `seen` a collection the function built)
+    ASCII whitespace        c.isspace()  ->  c != '' and all(ch in string.whitespace for ch in c);
+                            x.strip()  ->  x.strip(string.whitespace)  (U+3000 and U+00A0 are not ASCII)
 
 Each mutant also says whether it lies in the answer's input checks (`validation`): an `if` whose body only
 raises, a loop made only of such checks, or a `raise` itself. A question that lets the learner ignore bad
@@ -40,7 +50,10 @@ from dataclasses import dataclass
 
 from mutate import OPERATORS, Replacement, _short, _Sites
 
-SYMMETRIC = {"max", "min", "isinstance"}  # swapping their arguments changes nothing, or only the error
+SYMMETRIC = {"max", "min", "isinstance"}
+EXACT_CALLS = {"Fraction", "exact"}  # calls that make a number exact (q6.3, q8.4)
+COLLECTIONS = {"set", "list", "dict", "frozenset"}
+TOLERANCE = 1e-09  # swapping their arguments changes nothing, or only the error
 ITERATING = {"list", "tuple", "enumerate", "zip", "sorted", "sum", "any", "all", "iter", "set", "reversed"}
 INT_CALLS = {"len", "sum", "round", "int", "max", "min", "abs"}
 TEXT_METHODS = {"strip", "lstrip", "rstrip"}
@@ -70,6 +83,75 @@ def _call(name: str, *args: ast.expr) -> ast.Call:
 
 def _method(owner: ast.expr, name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Attribute(owner, name, ast.Load()), list(args), [])
+
+
+def _module(name: str) -> ast.expr:
+    """`__import__('math')`: a module the answer cell need not have imported."""
+    return _call("__import__", ast.Constant(name))
+
+
+def _math(name: str, *args: ast.expr) -> ast.Call:
+    return _method(_module("math"), name, *args)
+
+
+def _ascii_whitespace() -> ast.expr:
+    return ast.Attribute(_module("string"), "whitespace", ast.Load())
+
+
+def _called(node: ast.AST, names: set[str]) -> bool:
+    """A call of one of `names` (by its plain name) anywhere in node."""
+    return any(
+        isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in names
+        for inner in ast.walk(node)
+    )
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(inner, ast.Name) and inner.id in names for inner in ast.walk(node))
+
+
+def _exact_names(function: ast.FunctionDef) -> set[str]:
+    """Names bound to an exact number: from a Fraction(...) or exact(...) call, or from such a name."""
+    names: set[str] = set()
+    for _ in range(3):
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                value = node.value
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if _called(value, EXACT_CALLS) or _mentions(value, names):
+                    for target in targets:
+                        names.update(t.id for t in ast.walk(target) if isinstance(t, ast.Name))
+    return names
+
+
+def _collection_names(function: ast.FunctionDef) -> set[str]:
+    """Names the function binds to a collection it builds: `seen = set()`, `kept = []`, `{...}`."""
+    found: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            built = isinstance(value, (ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp))
+            if built or (
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in COLLECTIONS
+            ):
+                found.add(node.targets[0].id)
+    return found
+
+
+def _tolerant(node: ast.Compare) -> ast.Compare:
+    """The comparison in floats, with a tolerance that lets a near-tie through."""
+    op = node.ops[0]
+    left, right = _call("float", node.left), _call("float", node.comparators[0])
+    loosen = ast.Sub() if isinstance(op, (ast.GtE, ast.Lt)) else ast.Add()
+    return ast.Compare(left, [op], [ast.BinOp(right, loosen, ast.Constant(TOLERANCE))])
+
+
+def _folded(node: ast.Compare) -> ast.Compare:
+    """`key in seen` with both sides case-folded."""
+    item = _method(_call("str", node.left), "casefold")
+    each = ast.comprehension(ast.Name("_s", ast.Store()), node.comparators[0], [], 0)
+    folded = ast.SetComp(_method(_call("str", ast.Name("_s", ast.Load())), "casefold"), [each])
+    return ast.Compare(item, node.ops, [folded])
 
 
 def _is_raise_only(body: list[ast.stmt]) -> bool:
@@ -104,6 +186,7 @@ def _divisions(node: ast.expr) -> Iterator[Replacement]:
         yield "round instead of floor", _call("round", divided)
         yield "truncate instead of floor", _call("int", divided)
         yield "float for int", divided
+        yield "float then floor", _math("floor", divided)
         left = node.left
         if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add) and isinstance(left.right, ast.Constant):
             yield "floor instead of ceil", ast.BinOp(left.left, ast.FloorDiv(), node.right)
@@ -114,6 +197,7 @@ def _divisions(node: ast.expr) -> Iterator[Replacement]:
             if numerator is not None:
                 yield "floor instead of ceil", ast.BinOp(numerator, ast.FloorDiv(), inner.right)
                 yield "round instead of ceil", _call("round", ast.BinOp(numerator, ast.Div(), inner.right))
+                yield "float then ceil", _math("ceil", ast.BinOp(numerator, ast.Div(), inner.right))
 
 
 def _conditions(node: ast.BoolOp) -> Iterator[Replacement]:
@@ -173,6 +257,39 @@ def _calls(node: ast.Call) -> Iterator[Replacement]:
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in TEXT_METHODS and not node.args and not node.keywords:
         yield "drop strip", func.value
+        yield "ASCII whitespace", _method(func.value, func.attr, _ascii_whitespace())
+    if isinstance(func, ast.Attribute) and func.attr == "isspace" and not node.args and not node.keywords:
+        each = ast.comprehension(ast.Name("_c", ast.Store()), func.value, [], 0)
+        inside = ast.Compare(ast.Name("_c", ast.Load()), [ast.In()], [_ascii_whitespace()])
+        yield (
+            "ASCII whitespace",
+            ast.BoolOp(
+                ast.And(),
+                [
+                    ast.Compare(func.value, [ast.NotEq()], [ast.Constant("")]),
+                    _call("all", ast.GeneratorExp(inside, [each])),
+                ],
+            ),
+        )
+    if isinstance(func, ast.Name) and func.id == "Fraction" and len(node.args) == 1 and not node.keywords:
+        given = node.args[0]
+        if isinstance(given, ast.Call) and isinstance(given.func, ast.Name) and given.func.id == "str" and given.args:
+            given = given.args[0]
+        yield "float for exact", given
+    joined = node.args[0] if isinstance(func, ast.Attribute) and func.attr == "join" and len(node.args) == 1 else None
+    if (
+        isinstance(joined, ast.BinOp)
+        and isinstance(joined.op, ast.Add)
+        and isinstance(joined.right, ast.List)
+        and len(joined.right.elts) == 1
+    ):
+        head = ast.BinOp(_method(func.value, "join", joined.left), ast.Add(), func.value)
+        yield "leading separator", ast.BinOp(head, ast.Add(), joined.right.elts[0])
+    if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
+        kind = node.args[1]
+        if isinstance(kind, ast.Name) and kind.id == "list":
+            wider = ast.Tuple([kind, ast.Name("tuple", ast.Load())], ast.Load())
+            yield "accept a tuple", ast.Call(func, [node.args[0], wider], [])
     empty = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant) and func.value.value == ""
     if isinstance(func, ast.Attribute) and func.attr == "join" and len(node.args) == 1 and not empty:
         yield "separator at the start", ast.BinOp(func.value, ast.Add(), node)
@@ -352,6 +469,8 @@ class LearnerSites(_Sites):
         self.checking = 0  # > 0 while inside an input check
         self.validation: list[bool] = []  # per found site
         self.ints: list[set[str]] = []  # int-looking names of each enclosing def
+        self.exacts: list[set[str]] = []  # names bound to exact numbers (Fractions) in each enclosing def
+        self.collections: list[set[str]] = []  # names bound to collections each enclosing def builds
 
     def _site(
         self, node: ast.AST, line: int, operator: str, replacement: ast.AST, shown: tuple[str, str] | None = None
@@ -421,6 +540,36 @@ class LearnerSites(_Sites):
                 yield "drop list()", ast.Pass()
         if isinstance(node, ast.Return) and self.scope and self.ints:
             yield from _returns(node, self.ints[-1])
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            yield from self._typed(node)
+
+    def _typed(self, node: ast.Compare) -> Iterator[Replacement]:
+        """isinstance for `type(x) is T`, a tolerance where a side is exact, case-folded ids in an input check."""
+        op, left, right = node.ops[0], node.left, node.comparators[0]
+        if (
+            isinstance(op, (ast.Is, ast.IsNot))
+            and isinstance(left, ast.Call)
+            and isinstance(left.func, ast.Name)
+            and left.func.id == "type"
+            and len(left.args) == 1
+            and isinstance(right, ast.Name)
+        ):
+            test: ast.expr = _call("isinstance", left.args[0], right)
+            yield "isinstance for type()", test if isinstance(op, ast.Is) else ast.UnaryOp(ast.Not(), test)
+        exact = self.exacts[-1] if self.exacts else set()
+        if isinstance(op, (ast.GtE, ast.Gt, ast.LtE, ast.Lt)) and any(
+            _called(side, EXACT_CALLS) or _mentions(side, exact) for side in (left, right)
+        ):
+            yield "float tolerance", _tolerant(node)
+        built = self.collections[-1] if self.collections else set()
+        if (
+            isinstance(op, (ast.In, ast.NotIn))
+            and self.checking > 0
+            and isinstance(left, ast.Name)
+            and isinstance(right, ast.Name)
+            and right.id in built
+        ):
+            yield "ignore case in ids", _folded(node)
 
     def _raise(self, node: ast.Raise) -> ast.AST:
         """Drop the raise, or raise TypeError instead of ValueError; the message is never mutated."""
@@ -437,6 +586,8 @@ class LearnerSites(_Sites):
     def _function(self, node: ast.FunctionDef) -> ast.AST:
         """The whole-answer operators (read twice, change the input), then the def's own body."""
         self.ints.append(_int_names(node))
+        self.exacts.append(_exact_names(node))
+        self.collections.append(_collection_names(node))
         try:
             if node.name == self.answer and not self.scope:
                 first = next((s for s in node.body if s.lineno in self.lines), None)
@@ -452,6 +603,8 @@ class LearnerSites(_Sites):
             return self._enter(node)
         finally:
             self.ints.pop()
+            self.exacts.pop()
+            self.collections.pop()
 
     def _whole(self, node: ast.FunctionDef, first: ast.stmt) -> Iterator[tuple[str, ast.AST, tuple[str, str]]]:
         """(operator, changed def, how the change is shown) for each whole-answer mistake."""

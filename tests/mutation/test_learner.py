@@ -166,3 +166,64 @@ def test_every_mutant_of_every_worked_answer_compiles_and_differs():
         for source in sources:
             compile(source, answer.qid, "exec")
         assert ast.unparse(ast.parse(answer.source)) + "\n" not in sources
+
+
+# --- the mistake kinds of issue 43: each made where it applies, and each behaves as the learner's answer did ---
+def test_float_division_then_floor_or_ceil():
+    found = changes("def f(a, b):\n    return a // b, -(-a // b)\n")
+    assert ("float then floor", "a // b -> __import__('math').floor(a / b)") in found
+    assert ("float then ceil", "-(-a // b) -> __import__('math').ceil(a / b)") in found
+    big = 10**17 + 1  # beyond a float's 53 bits: the float division rounds, floor division does not
+    assert run("def f(a, b):\n    return a // b\n", "float then floor", big, 1) != big
+
+
+EXACT_ANSWER = (
+    "from fractions import Fraction\n"
+    "def f(scored, share):\n"
+    "    bar = Fraction(str(share)) * max(Fraction(str(s)) for _, s in scored)\n"
+    "    return [k for k, s in scored if Fraction(str(s)) >= bar]\n"
+)
+
+
+def test_an_exact_comparison_made_in_floats_or_with_a_tolerance():
+    found = changes(EXACT_ANSWER)
+    assert ("float for exact", "Fraction(str(share)) -> share") in found
+    assert ("float tolerance", "Fraction(str(s)) >= bar -> float(Fraction(str(s))) >= float(bar) - 1e-09") in found
+    assert run(EXACT_ANSWER, "float tolerance", [("a", 1), ("b", 0.4999999999)], 0.5) == ["a", "b"]
+    assert run(EXACT_ANSWER, "float for exact", [("a", 25), ("b", 7)], 0.28) == ["a"]  # 0.28 * 25 > 7 in floats
+    plain = changes("def f(a, b):\n    return a >= b\n")
+    assert not [c for c in plain if c[0] == "float tolerance"], "only where a side is exact"
+
+
+def test_a_separator_measured_before_the_first_text():
+    source = "def f(kept, text, sep):\n    return sep.join(kept + [text])\n"
+    assert ("leading separator", "sep.join(kept + [text]) -> sep.join(kept) + sep + text") in changes(source)
+    assert run(source, "leading separator", [], "abcd", "\n\n") == "\n\nabcd"
+
+
+def test_isinstance_for_a_type_test_and_a_tuple_accepted_for_a_list():
+    source = "def f(n, xs):\n    if type(n) is not int or not isinstance(xs, list):\n        raise ValueError('n')\n"
+    found = changes(source)
+    assert ("isinstance for type()", "type(n) is not int -> not isinstance(n, int)") in found
+    assert ("accept a tuple", "isinstance(xs, list) -> isinstance(xs, (list, tuple))") in found
+    assert run(source, "isinstance for type()", True, []) is None  # True passes as an int
+    assert run(source, "accept a tuple", 1, ("x",)) is None
+
+
+def test_ids_compared_without_case_only_in_an_input_check_against_a_collection_it_built():
+    source = (
+        "def f(keys):\n    seen = set()\n    for key in keys:\n        if key in seen:\n"
+        "            raise ValueError('dup')\n        seen.add(key)\n    return 'ok' if 'a' in keys else ''\n"
+    )
+    found = [c for o, c in changes(source) if o == "ignore case in ids"]
+    assert found == ["key in seen -> str(key).casefold() in {str(_s).casefold() for _s in seen}"]
+    with pytest.raises(ValueError):
+        run(source, "ignore case in ids", ["a", "A"])
+
+
+def test_ascii_whitespace_for_unicode_whitespace():
+    source = "def f(c, t):\n    return c.isspace(), t.strip()\n"
+    found = changes(source)
+    assert ("ASCII whitespace", "t.strip() -> t.strip(__import__('string').whitespace)") in found
+    assert run(source, "ASCII whitespace", "\u3000", "x", which=0) == (False, "x")  # isspace: U+3000 missed
+    assert run(source, "ASCII whitespace", "", "\u3000", which=1) == (False, "\u3000")  # strip: U+3000 kept
