@@ -28,6 +28,7 @@ LONGEST_FIRST = [
     "tests/e2e/test_lessons_in_browser.py",  # 94 s
     "tests/grading/test_grade.py",  # 82
     "tests/grading/test_shards.py",  # 38 (+39 for the two on a real Slurm)
+    "tests/grading/test_cell_limits.py",  # 40 (a backstop of 3 s on the clock, and two rows graded twice)
     "tests/grading/test_nbgrader_course.py",  # 61
     "tests/e2e/test_tabs_in_browser.py",  # 60
     "tests/grading/test_recorded_inputs.py",  # 52
