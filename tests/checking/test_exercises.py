@@ -421,13 +421,18 @@ def test_solution_has_an_open_question_with_a_model_answer(slug):
             assert following.source == MD_PLACEHOLDER
 
 
-@pytest.mark.parametrize("slug", LESSONS)
-def test_every_solution_earns_full_marks_from_the_grader(slug):
+def assert_solution_earns_full_marks(slug: str) -> None:
+    """Every question of the lesson, checked in this process against its worked answer: full marks."""
     namespace = _run_cells(_read("solutions", slug), f"solutions/{solution_name(slug)}", checks=False)
     results = grade(namespace, slug)
     assert [r.qid for r in results] == [q.qid for q in questions(slug)]
     for result in results:
         assert (result.status, result.points) == (PASSED, result.max_points), str(result)
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_every_solution_earns_full_marks_from_the_grader(slug):
+    assert_solution_earns_full_marks(slug)
 
 
 # --- untouched exercises: they run, and earn nothing ----------------------------------------------------
