@@ -11,6 +11,7 @@ import itertools
 import json
 import re
 import textwrap
+import time
 from dataclasses import replace
 
 import pytest
@@ -780,11 +781,24 @@ def test_the_time_limit_also_works_outside_the_main_thread():
     from packer.checking.engine import WAIT_FACTOR
 
     found: list = []
-    thread = threading.Thread(target=lambda: found.append(check("q1.1", learner(LOOPING)["assemble_context"])))
+    used: list[float] = []  # the worker thread's own CPU time over the whole check
+
+    def in_a_thread() -> None:
+        started = time.thread_time()
+        found.append(check("q1.1", learner(LOOPING)["assemble_context"]))
+        used.append(time.thread_time() - started)
+
+    thread = threading.Thread(target=in_a_thread)
     thread.start()
     thread.join(timeout=packer.checking.TIME_LIMIT * WAIT_FACTOR + 20)  # at most the clock's backstop
     assert not thread.is_alive() and found, "the check in a worker thread was not stopped"
-    assert found[0].actual == f"still running after {packer.checking.TIME_LIMIT:g} s of CPU time", str(found[0])
+    on_cpu = f"still running after {packer.checking.TIME_LIMIT:g} s of CPU time"
+    on_clock = f"still waiting after {packer.checking.TIME_LIMIT * WAIT_FACTOR:g} s"
+    # The CPU limit stops the loop, unless the machine was so busy that the thread got less than a tenth of a
+    # core: then the clock's backstop comes first, and only then (measured under make test-under-load).
+    assert found[0].actual in (on_cpu, on_clock), str(found[0])
+    if found[0].actual == on_clock:
+        assert used[0] < packer.checking.TIME_LIMIT + 0.5, (used, str(found[0]))
 
 
 @pytest.mark.parametrize("timer", ["ITIMER_REAL", "ITIMER_PROF"])

@@ -80,9 +80,10 @@ def test_a_second_grader_on_the_same_gradebook_is_refused_at_once_or_waits(tmp_p
     write(tmp_path / "class" / "alice" / "exercise_01_assemble_context.ipynb", GARBAGE)
     out = tmp_path / "grades"
     with gradebook_lock(out):  # another grader is writing (into a new folder: it made it, and holds the lock)
-        started = time.monotonic()
+        # It returns while the lock is still held, so it refused rather than waited (a wall-clock bound
+        # would only measure how busy the machine was: under load a refusal took 32 s).
         refused = grade_cli(str(tmp_path / "class"), "--out", str(out))
-        assert refused.returncode == 2 and time.monotonic() - started < 30
+        assert refused.returncode == 2
         assert f"--out: another grader is writing to {out} now (pid {os.getpid()})" in refused.stderr
         assert "give --wait" in refused.stderr
         waiting = subprocess.Popen(
