@@ -18,7 +18,7 @@ import packer.chunks
 from packer.checking import variants
 from packer.checking.engine import Question
 from packer.checking.inputs import Record, once
-from packer.checking.questions_shared import BAD_CONTAINER, BOOL, NEGATIVE, NOT_A_COUNT, NOT_AN_INT, POSITION, _insert
+from packer.checking.questions_shared import BAD_CONTAINER, BOOL, NEGATIVE, NOT_A_COUNT, NOT_AN_INT, POSITION, inserted
 
 COST = st.one_of(st.just(0), st.integers(0, 60))
 CHUNK_DICT = st.fixed_dictionaries({"text": st.text(alphabet="ab é日🙂", max_size=5), "token_count": COST})
@@ -39,7 +39,7 @@ BAD_CHUNK = st.one_of(
     st.builds(lambda t, n: {"text": t, "token_count": n}, st.text(max_size=3), NOT_A_COUNT),
     st.sampled_from(["alpha", ("alpha", 4), None]),
 )
-CHUNKS_ONE_BAD = st.builds(_insert, CHUNK_LIST, BAD_CHUNK, POSITION)
+CHUNKS_ONE_BAD = st.builds(inserted, CHUNK_LIST, BAD_CHUNK, POSITION)
 EXAMPLE = [
     {"text": "alpha", "token_count": 40},
     {"text": "bravo", "token_count": 30},

@@ -32,7 +32,7 @@ from packer.checking.questions_shared import (
     PASSAGES_TWINS,
     QUESTION,
     SEED_PASSAGES,
-    _with_room,
+    with_room,
 )
 from packer.counters import count_chars_div4, count_utf8_bytes, count_words
 
@@ -77,7 +77,7 @@ QUESTIONS.append(
             ("why", SEED_PASSAGES, 0, always_0),  # the prompt fills the limit exactly from the start: carry on
         ),
         inputs=st.builds(  # pairs given as lists too, and a counter that never grows (limit 0 + extra)
-            _with_room,
+            with_room,
             QUESTION,
             st.one_of(PASSAGE_LIST, PASSAGE_LIST.map(tuple), PAIRS_AS_LISTS),
             st.integers(0, 40),
@@ -129,13 +129,13 @@ QUESTIONS.append(
             ("why", [("é", "x"), ("e\u0301", "y")], 20, count_words),  # so are two Unicode forms of é
         ),
         inputs=st.one_of(  # valid input, or valid input with one defect, or with two
-            st.builds(_with_room, QUESTION, ANY_PASSAGES, st.integers(0, 40), COUNTER),
-            st.builds(_with_room, QUESTION, PASSAGES_TWINS, st.integers(0, 40), COUNTER),
-            st.builds(_with_room, QUESTION, PASSAGES, st.integers(-12, -1), COUNTER),
+            st.builds(with_room, QUESTION, ANY_PASSAGES, st.integers(0, 40), COUNTER),
+            st.builds(with_room, QUESTION, PASSAGES_TWINS, st.integers(0, 40), COUNTER),
+            st.builds(with_room, QUESTION, PASSAGES, st.integers(-12, -1), COUNTER),
             *[st.tuples(QUESTION, ANY_PASSAGES, bad, COUNTER) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
-            st.builds(_with_room, QUESTION, PASSAGES_ONE_BAD, st.integers(0, 40), COUNTER),
-            st.builds(_with_room, QUESTION, PASSAGES_TWICE, st.integers(0, 40), COUNTER),
-            st.builds(_with_room, QUESTION, PASSAGES_ONE_BAD.map(once), st.integers(0, 40), COUNTER),
+            st.builds(with_room, QUESTION, PASSAGES_ONE_BAD, st.integers(0, 40), COUNTER),
+            st.builds(with_room, QUESTION, PASSAGES_TWICE, st.integers(0, 40), COUNTER),
+            st.builds(with_room, QUESTION, PASSAGES_ONE_BAD.map(once), st.integers(0, 40), COUNTER),
             st.tuples(QUESTION, BAD_CONTAINER, st.integers(0, 60), COUNTER),
             st.tuples(QUESTION, ANY_PASSAGES, st.integers(0, 60), BAD_COUNTER),
             st.tuples(QUESTION, PASSAGES_TWICE, NOT_A_COUNT, COUNTER),

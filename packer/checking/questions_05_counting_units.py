@@ -20,7 +20,7 @@ import packer.utf8
 from packer.checking import units
 from packer.checking.engine import Question
 from packer.checking.inputs import always_1_0, always_2_5, always_minus_1, always_none, always_true
-from packer.checking.questions_shared import BOOL, NEGATIVE, POSITION, _insert
+from packer.checking.questions_shared import BOOL, NEGATIVE, POSITION, inserted
 from packer.counters import count_chars_div4, count_utf8_bytes, count_words
 
 QUESTIONS: list[Question] = []  # exercise 05's questions, in order; packer.checking.bank registers them
@@ -179,7 +179,7 @@ QUESTIONS.append(
             ),
             st.tuples(st.lists(UNIT_TEXT, max_size=3), st.one_of(NEGATIVE, BOOL), UNIT_COUNTER),
             st.tuples(
-                st.builds(_insert, st.lists(UNIT_TEXT, max_size=3), st.sampled_from([None, 3, b"x"]), POSITION),
+                st.builds(inserted, st.lists(UNIT_TEXT, max_size=3), st.sampled_from([None, 3, b"x"]), POSITION),
                 st.integers(0, 40),
                 UNIT_COUNTER,
             ),

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from packer.checking import variants
 from packer.checking.engine import Question
-from packer.checking.questions_shared import COUNTER, KEY, PASSAGES, QUESTION, SEED_PASSAGES, _with_room
+from packer.checking.questions_shared import COUNTER, KEY, PASSAGES, QUESTION, SEED_PASSAGES, with_room
 from packer.counters import count_chars_div4, count_words
 
 QUESTIONS: list[Question] = []  # exercise 06's questions, in order; packer.checking.bank registers them
@@ -64,7 +64,7 @@ QUESTIONS.append(
             ("why", [("a", "aaaaa"), ("b", "b")], 8, count_chars_div4),
             ("why", SEED_PASSAGES, 6, count_words),
         ),
-        inputs=st.builds(_with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
+        inputs=st.builds(with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
     )
 )
 QUESTIONS.append(

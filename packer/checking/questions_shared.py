@@ -17,7 +17,6 @@ from packer.checking.inputs import BROKEN_COUNTERS, once
 from packer.counters import count_chars_div4, count_utf8_bytes, count_words
 from packer.prompt import _render
 
-
 # Every string field mixes 1-, 2-, 3- and 4-byte characters and may be empty; counts include 0 often;
 # mappings are dicts, dicts with extra keys, or a Mapping that is not a dict; containers are lists or
 # tuples, and where the container contract is graded, one-pass iterators (`once`) too.
@@ -40,7 +39,7 @@ BAD_PASSAGE = st.one_of(
 BAD_CONTAINER = st.sampled_from(["ab", b"ab", None, 7, {"a": "x"}, {("a", "x")}])
 
 
-def _insert(items: list, extra: Any, position: int) -> list:
+def inserted(items: list, extra: Any, position: int) -> list:
     """items with `extra` inserted at position (modulo the length), so a defect can sit anywhere."""
     index = position % (len(items) + 1)
     return items[:index] + [extra] + items[index:]
@@ -51,7 +50,7 @@ def _with_duplicate(passages: list, position: int) -> list:
     if not passages:
         return [("a", "x"), ("a", "y")]
     key = passages[position % len(passages)][0]
-    return _insert(passages, (key, "again"), position + 1)
+    return inserted(passages, (key, "again"), position + 1)
 
 
 def _twin_of(key: str) -> str | None:
@@ -70,18 +69,18 @@ def _with_twin(passages: list, position: int) -> list:
     for step in range(len(passages)):
         twin = _twin_of(passages[(position + step) % len(passages)][0])
         if twin is not None and twin not in keys:
-            return _insert(passages, (twin, "twin"), position + step + 1)
+            return inserted(passages, (twin, "twin"), position + step + 1)
     fresh = [pair for pair in (("q", "x"), ("Q", "y")) if pair[0] not in keys]
     return passages + fresh
 
 
 POSITION = st.integers(0, 9)
-PASSAGES_ONE_BAD = st.builds(_insert, PASSAGE_LIST, BAD_PASSAGE, POSITION)
+PASSAGES_ONE_BAD = st.builds(inserted, PASSAGE_LIST, BAD_PASSAGE, POSITION)
 PASSAGES_TWICE = st.builds(_with_duplicate, PASSAGE_LIST, POSITION)
 PASSAGES_TWINS = st.builds(_with_twin, PASSAGE_LIST, POSITION)  # ids differing only in case or normal form
 
 
-def _with_room(question: str, passages: list, extra: int, count: Any) -> tuple:
+def with_room(question: str, passages: list, extra: int, count: Any) -> tuple:
     """pack_prompt arguments whose limit leaves `extra` units above the base prompt."""
     return question, passages, count(_render(question, [])) + extra, count
 
