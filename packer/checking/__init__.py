@@ -1,8 +1,12 @@
 """For learners: the self-checks in the exercises (the instructor's grader reuses them).
 
 A learner calls `check("q1.1", assemble_context)` in an exercise notebook; the grader calls the same
-functions in each submission's kernel. Inside: `engine` (how one question is checked), `bank` (the question
-bank: ids, points, references, inputs), `inputs` (the pasteable helpers counterexamples may show),
+functions in each submission's kernel. Inside: `engine` (how one question is checked, on `limits`: running
+an answer under the time limit, `compare`: comparing results, `feedback`: describing a counterexample, and
+`references`: the references an answer may not borrow), `questions_01_...`
+to `questions_09_...` (one module per exercise, named after its lesson: its questions, fixed cases, generated
+inputs and references), `questions_shared` (the input generators several exercises share), `bank` (BANK, the
+questions of every exercise in order), `inputs` (the pasteable helpers counterexamples may show),
 `linear` (q3.1's linear-work requirement), `variants` (reference answers to the variant questions),
 `replay` (the grader's recorded generated inputs, replayed instead of generated again) and `exercises`
 (`python -m packer.checking.exercises` writes exercises/ from solutions/).

@@ -7,39 +7,56 @@ cell. The answer runs on a private copy of each input and must leave it as it wa
 the answer prints while it is checked (sys.stdout and sys.stderr) is held back and counted, and the result
 shows its first few lines under the verdict. The engine knows nothing of the question bank
 (packer.checking.bank); the package (packer.checking) joins the two.
+
+What it builds on, each in a module of its own: running an answer under limits (packer.checking.limits:
+the time limit, what it prints), comparing results (packer.checking.compare), describing a counterexample
+(packer.checking.feedback) and the references an answer may not borrow (packer.checking.references). Their
+names that callers have always imported from here (`forbid`, `plain`, `show_call`, `time_limit`, ...) still
+are.
 """
 
 from __future__ import annotations
 
-import builtins
 import copy
-import dis
 import hashlib
 import inspect
-import io
-import re
-import signal
 import sys
-import threading
-import time
-import types
-import typing
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis.errors import Flaky, NoSuchExample
 from hypothesis.strategies import SearchStrategy
 
+from packer.checking.compare import PREDICT_NOTE, _a, _agree, _Outcome, _predict_hint, plain, type_difference, type_name
+from packer.checking.feedback import _short, _show, first_difference, show_call
 from packer.checking.inputs import Once  # imported with the engine: the grader's fresh copy must use its own
+from packer.checking.limits import (
+    PRINTED_SHOWN as PRINTED_SHOWN,
+    WAIT_FACTOR as WAIT_FACTOR,
+    _LIMIT,
+    _PRINTED,
+    Printed,
+    _Stopped,
+    _TimedOut,
+    answer_output,
+    current_limit,
+    time_limit,
+)
+from packer.checking.references import (
+    _Borrowed,
+    _watched,
+    borrowed_reference,
+    code_key as code_key,
+    forbid as forbid,
+    forbid_copies as forbid_copies,
+)
 
 PASSED, FAILED, NOT_ATTEMPTED, DEFERRED = "passed", "failed", "not attempted", "deferred"
 DEFER_VARIABLE = "PACKER_CHECKS_DEFERRED"  # set by the grader: in-notebook checks then wait for it
 GENERATED_EXAMPLES = 120
 TIME_LIMIT = 2.0  # seconds one call of an answer may take in an in-notebook check before it is stopped
-_LIMIT: list[float | None] = [None]  # the limit of the check now running (None: the grader's own timeouts apply)
 SEARCH = settings(
     database=None,
     derandomize=True,
@@ -50,24 +67,7 @@ SEARCH = settings(
     verbosity=Verbosity.quiet,
     print_blob=False,
 )
-_SHOWN = 240  # characters of a value shown in feedback before it is shortened
-_BEFORE = 40  # characters shown before the first difference of two long results
-LAB_PACKAGE = "packer.lab"  # the lessons' traces, measurements and figures: not an answer's building blocks
 UNSTABLE = "the answer gave different results for the same input (is it random, or does it keep state between calls?)"
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-PRINTED_SHOWN = 5  # lines of what an answer printed while it was checked shown under the verdict
-_PRINTED_WIDTH = 120  # characters of one such line shown before it is shortened
-
-
-def plain(value: Any) -> Any:
-    """Compare results by content and by kind: lists and tuples (nested too) become tuples that remember
-    which they were, and numbers their type, so a list is not the pair a question asks for, nor is 90.0
-    (or True) the int 90, although Python calls them equal."""
-    if isinstance(value, (list, tuple)):
-        return (type(value) is list, tuple(plain(item) for item in value))
-    if isinstance(value, (bool, int, float)):
-        return (type(value).__name__, value)
-    return value
 
 
 @dataclass(frozen=True)
@@ -196,274 +196,6 @@ class _NotAttempted(Exception):
     """The answer is still the exercise stub."""
 
 
-class _Borrowed(Exception):
-    """The answer called a reference function directly."""
-
-
-class _TimedOut(BaseException):
-    """An answer ran past the time limit (a BaseException, so the answer's own `except Exception` cannot
-    swallow it, and the generated-input search stops at once instead of retrying a slow input). `waited`:
-    stopped by the clock's backstop (it was waiting, not working), not by its CPU time."""
-
-    def __init__(self, waited: bool = False):
-        super().__init__()
-        self.waited = waited
-
-
-class _Stopped(Exception):
-    """One call of the answer ran out of time: carries the input, how long it was given, and whether the
-    clock's backstop stopped it (`waited`) rather than its CPU time."""
-
-    def __init__(self, args: tuple, seconds: float, waited: bool = False):
-        super().__init__(args, seconds, waited)
-        self.args_given, self.seconds, self.waited = args, seconds, waited
-
-    def words(self) -> str:
-        """How the learner reads it: 'still running after 2 s of CPU time' or 'still waiting after 20 s'."""
-        if self.waited:
-            return f"still waiting after {self.seconds * WAIT_FACTOR:g} s"
-        return f"still running after {self.seconds:g} s of CPU time"
-
-
-def current_limit() -> float | None:
-    """Seconds one call of the answer may take in the check now running (None: no limit)."""
-    return _LIMIT[0]
-
-
-class Printed(io.TextIOBase):
-    """Where sys.stdout and sys.stderr point while an answer runs in a check: it keeps the first
-    PRINTED_SHOWN lines (each shortened) and only counts the rest, so an answer that prints in an endless
-    loop neither fills the memory nor the notebook, and is still stopped by the time limit."""
-
-    encoding = "utf-8"
-    errors = "strict"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.head: list[str] = []  # the first complete lines, shortened
-        self.current = ""  # the line being written, while the head is not full yet (shortened)
-        self.line_ends = 0
-        self.open_line = False  # characters were written after the last newline
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        if not text:
-            return 0
-        if len(self.head) < PRINTED_SHOWN:
-            *complete, self.current = (self.current + text).split("\n")
-            self.head += [line[: _PRINTED_WIDTH + 1] for line in complete[: PRINTED_SHOWN - len(self.head)]]
-            self.current = self.current[: _PRINTED_WIDTH + 1] if len(self.head) < PRINTED_SHOWN else ""
-        self.line_ends += text.count("\n")
-        self.open_line = text[-1] != "\n"
-        return len(text)
-
-    def close(self) -> None:
-        """An answer that closes sys.stdout closes nothing: the notebook's own stream is restored after it."""
-
-    @property
-    def lines(self) -> int:
-        """How many lines were printed (a last line without its newline counts)."""
-        return self.line_ends + self.open_line
-
-    def excerpt(self) -> str:
-        """The first lines printed, as they are shown under the verdict (addresses removed, control
-        characters escaped, long lines shortened)."""
-        kept = self.head + ([self.current] if self.open_line and len(self.head) < PRINTED_SHOWN else [])
-        return "\n".join(_printed_line(line) for line in kept[: min(PRINTED_SHOWN, self.lines)])
-
-
-def _printed_line(line: str) -> str:
-    line = _clean(line.expandtabs(4).rstrip())
-    line = "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
-    return line if len(line) <= _PRINTED_WIDTH else line[: _PRINTED_WIDTH - 1] + "…"
-
-
-_PRINTED: list[Printed | None] = [None]  # what the answer printed in the check now running
-
-
-@contextmanager
-def answer_output() -> Iterator[None]:
-    """While the block runs (a call of the answer), what is written to sys.stdout and sys.stderr goes to
-    the running check's Printed; both streams are put back afterwards, whatever happens (an exception, the
-    time limit, an interrupt, an answer that replaced them itself). Outside a check it changes nothing."""
-    printed = _PRINTED[0]
-    if printed is None:
-        yield
-        return
-    saved = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = printed
-    try:
-        yield
-    finally:
-        sys.stdout, sys.stderr = saved
-
-
-WAIT_FACTOR = 10  # an answer that waits instead of working (a sleep, a blocked read) is stopped after this many limits
-
-
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise _TimedOut inside the block once it has used `seconds` of CPU time, or has waited WAIT_FACTOR times
-    as long on the clock (None: no limit). CPU time is the answer's own work: a busy machine slows the clock
-    down for it, not its CPU time, so a correct answer is not stopped because other programs ran. In the main
-    thread (a Jupyter kernel runs cells there) two interval timers do it (ITIMER_PROF counts this process's
-    CPU time, ITIMER_REAL the clock), each restoring any timer and handler it found; elsewhere a trace
-    function checks the thread's CPU time and the clock as the Python code runs."""
-    if seconds is None:
-        yield
-        return
-    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-        waited = [False]
-
-        def on_cpu(signum: int, frame: Any) -> None:
-            raise _TimedOut
-
-        def on_clock(signum: int, frame: Any) -> None:
-            waited[0] = True
-            raise _TimedOut
-
-        with (
-            _timer(signal.ITIMER_PROF, signal.SIGPROF, seconds, on_cpu),
-            _timer(signal.ITIMER_REAL, signal.SIGALRM, seconds * WAIT_FACTOR, on_clock),
-        ):
-            try:
-                yield
-            except _TimedOut as stop:
-                stop.waited = waited[0]
-                raise
-        return
-    cpu_deadline = time.thread_time() + seconds
-    clock_deadline = time.monotonic() + seconds * WAIT_FACTOR
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        if time.thread_time() > cpu_deadline:
-            raise _TimedOut
-        if time.monotonic() > clock_deadline:
-            raise _TimedOut(waited=True)
-        return tracer
-
-    previous_trace = sys.gettrace()
-    sys.settrace(tracer)
-    try:
-        yield
-    finally:
-        sys.settrace(previous_trace)
-
-
-@contextmanager
-def _timer(which: int, signum: int, seconds: float, handler: Callable[[int, Any], None]) -> Iterator[None]:
-    """Run `handler` on `signum` once interval timer `which` has counted `seconds`; afterwards give back the
-    handler and whatever was left of a timer someone else had running."""
-    clock = time.process_time if which == signal.ITIMER_PROF else time.monotonic
-    started = clock()
-    previous = signal.signal(signum, handler)
-    outer_delay, outer_interval = signal.setitimer(which, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(which, 0)
-        signal.signal(signum, previous)
-        if outer_delay:
-            left = outer_delay - (clock() - started)
-            signal.setitimer(which, max(left, 0.001), outer_interval)
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    """What a call did: returned a (normalized) value, or raised an exception of some kind. The text a
-    learner reads is made only when a disagreement is reported (most calls agree)."""
-
-    raised: str | None
-    value: Any = None
-    text: str | None = None  # the whole text, when it is known without the returned value
-    returned: Any = field(default=None, compare=False)
-    describe: Callable[[Any], str] | None = field(default=None, compare=False)
-
-    @property
-    def full(self) -> str:
-        if self.text is not None:
-            return self.text
-        return _clean(self.describe(self.returned)) if self.describe else _full(self.returned)
-
-    @property
-    def shown(self) -> str:
-        return _short(self.full)
-
-
-def _clean(text: str) -> str:
-    """Feedback text without memory addresses (it must not change from run to run)."""
-    return _ADDRESS.sub("", text)
-
-
-def _short(text: str) -> str:
-    """Feedback text without memory addresses, shortened if long."""
-    text = _clean(text)
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
-
-
-def _full(value: Any) -> str:
-    """repr for feedback, with functions shown by name (the name the exercise's setup cell imports)."""
-    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
-        return value.__name__
-    return _clean(repr(value))
-
-
-def _show(value: Any) -> str:
-    return _short(_full(value))
-
-
-def show_call(name: str, args: tuple) -> str:
-    """How a failing input is shown: as the call the learner can paste into a cell (never shortened)."""
-    return f"{name}({', '.join(_full(arg) for arg in args)})"
-
-
-def first_difference(expected: str, actual: str) -> tuple[str, str]:
-    """Both texts shortened to the same window around the first character where they differ, so a
-    late difference (a trailing newline, say) is shown instead of cut off."""
-    if len(expected) <= _SHOWN and len(actual) <= _SHOWN:
-        return expected, actual
-    at = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
-    start = max(0, at - _BEFORE) if at > _SHOWN - _BEFORE else 0
-
-    def window(text: str) -> str:
-        piece = text[start : start + _SHOWN]
-        return ("…" if start else "") + piece + ("…" if start + _SHOWN < len(text) else "")
-
-    return window(expected), window(actual)
-
-
-def _watched(func: Callable[..., Any], args: tuple) -> Any:
-    """Call an answer while watching for calls into reference code. Calls made inside a function the
-    answer was given as an argument (a counter passed to pack_prompt, say) are the caller's, not the
-    answer's, and are not watched."""
-    borrowed: list[str] = []
-    given = {getattr(arg, "__code__", None) for arg in args if callable(arg)} - {None}
-    inside_given = 0
-
-    def profiler(frame: types.FrameType, event: str, arg: Any) -> None:
-        nonlocal inside_given
-        if event == "call":
-            if inside_given or frame.f_code in given:
-                inside_given += 1
-            elif frame.f_code in _WATCHED:
-                borrowed.append(_WATCHED[frame.f_code])
-        elif event == "return" and inside_given:
-            inside_given -= 1
-
-    previous = sys.getprofile()
-    sys.setprofile(profiler)
-    try:
-        return func(*args)
-    finally:
-        sys.setprofile(previous)
-        if borrowed:
-            raise _Borrowed(borrowed[0])
-
-
 def _changed(before: tuple, after: tuple, reference: Callable[..., Any]) -> str | None:
     """How an answer changed the input it was given (None when it left it as it was). One-pass
     iterables (`once(...)`) are meant to be read and are not compared."""
@@ -524,186 +256,8 @@ def _run(
     return _Outcome(None, normalized, returned=value, describe=question.describe)
 
 
-def type_name(wanted: Any) -> str:
-    """An annotation as it is written: `int`, `tuple[list[str], int]`."""
-    return wanted.__name__ if typing.get_origin(wanted) is None and isinstance(wanted, type) else str(wanted)
-
-
-def _a(name: str) -> str:
-    return ("an " if name[:1] in "aeio" else "a ") + name
-
-
-def type_difference(wanted: Any, value: Any, where: str = "") -> str | None:
-    """How `value` is not of the annotated type `wanted`, or None when it is. Types must match exactly:
-    65.0 is not an int, True is not an int, a list is not a tuple. A tuple has as many items as its
-    annotation, each of the annotated type; each element of a list is of its one element type. `where`
-    names the part being compared ("item 2", "element 1 of item 1"); "" is the whole answer."""
-    origin, parts = typing.get_origin(wanted) or wanted, typing.get_args(wanted)
-    if type(value) is not origin:
-        kind = "None" if value is None else _a(type(value).__name__)
-        return f"{where} is {kind} ({_show(value)}), not {_a(type_name(wanted))}" if where else f"it returned {kind}"
-    if origin is tuple and parts:
-        if len(value) != len(parts):
-            return f"{where or 'it returned a tuple that'} has {len(value)} items, not {len(parts)}"
-        found = (
-            type_difference(part, item, f"item {number}{' of ' + where if where else ''}")
-            for number, (part, item) in enumerate(zip(parts, value), 1)
-        )
-        return next((difference for difference in found if difference), None)
-    if origin is list and parts:
-        found = (
-            type_difference(parts[0], item, f"element {number}{' of ' + where if where else ''}")
-            for number, item in enumerate(value, 1)
-        )
-        return next((difference for difference in found if difference), None)
-    return None
-
-
-def _predict_hint(expected: Any, actual: Any) -> str:
-    """What a wrong prediction of the right type is told: which items of it are wrong, and for a list of
-    the right elements, that only their order is; never what the expected value is."""
-    if not isinstance(expected, tuple) or len(expected) < 2:
-        return "not the result"
-    verdicts = []
-    for number, (want, got) in enumerate(zip(expected, actual), 1):
-        if want == got:
-            verdicts.append(f"item {number} is right")
-        elif isinstance(want, list) and sorted(map(repr, want)) == sorted(map(repr, got)):
-            verdicts.append(f"item {number} has the right elements in the wrong order")
-        else:
-            verdicts.append(f"item {number} is wrong")
-    if all(verdict.endswith("is wrong") for verdict in verdicts):
-        return "not the result: " + (
-            "both items are wrong" if len(verdicts) == 2 else f"all {len(verdicts)} items are wrong"
-        )
-    return "not the result: " + ", ".join(verdicts)
-
-
-PREDICT_NOTE = "(a check never shows the expected answer: work it through again)"
-
-
-def _agree(expected: _Outcome, actual: _Outcome) -> bool:
-    """Same exception kind, or both returned equal values."""
-    return expected.raised == actual.raised and (expected.raised is not None or expected.value == actual.value)
-
-
 def _expected_text(outcome: _Outcome) -> str:
     return f"raises {outcome.raised}" if outcome.raised else outcome.shown
-
-
-_FORBIDDEN: dict[int, str] = {}
-_WATCHED: dict[types.CodeType, str] = {}
-_FORBIDDEN_CODE: dict[str, tuple[str, bool]] = {}  # code_key -> (name, watched), to spot copies
-
-
-def code_key(function: Any) -> str:
-    """A digest of a function's compiled code that is equal for two imports of the same definition
-    (unlike marshal, it ignores reference counts and the hash seed's set order)."""
-    code = getattr(function, "__code__", None)
-    if not isinstance(code, types.CodeType):
-        return "builtin:" + getattr(function, "__qualname__", type(function).__qualname__)
-    return hashlib.sha256(repr(_code_shape(code)).encode()).hexdigest()
-
-
-def _code_shape(code: types.CodeType) -> tuple:
-    def const(value: Any) -> Any:
-        if isinstance(value, types.CodeType):
-            return _code_shape(value)
-        if isinstance(value, frozenset):
-            return ("frozenset", sorted(repr(const(v)) for v in value))
-        if isinstance(value, tuple):
-            return tuple(const(v) for v in value)
-        return repr(value)
-
-    return (
-        code.co_name,
-        code.co_code,
-        code.co_names,
-        code.co_varnames,
-        code.co_freevars,
-        code.co_cellvars,
-        tuple(const(c) for c in code.co_consts),
-    )
-
-
-def forbid(*functions: Callable[..., Any], watch: bool = True) -> None:
-    """Mark reference functions an answer may not be, name, or (when watched) call while it runs."""
-    for function in functions:
-        name = f"{function.__module__}.{function.__qualname__}"
-        _FORBIDDEN[id(function)] = name
-        if hasattr(function, "__code__"):
-            _FORBIDDEN_CODE[code_key(function)] = (name, watch)
-            if watch:
-                _WATCHED[function.__code__] = name
-
-
-def forbid_copies(modules: Any) -> None:
-    """Forbid every function in `modules` compiled from the same code as a forbidden one (another import
-    of packer, such as the one a notebook made before the grader loaded its own fresh copy)."""
-    for module in modules:
-        for function in list(vars(module).values()):
-            code = getattr(function, "__code__", None)
-            known = _FORBIDDEN_CODE.get(code_key(function)) if isinstance(code, types.CodeType) else None
-            if known:
-                name, watch = known
-                _FORBIDDEN[id(function)] = name
-                if watch:
-                    _WATCHED[code] = name
-
-
-def _code_objects(code: types.CodeType) -> list[types.CodeType]:
-    nested = [const for const in code.co_consts if isinstance(const, types.CodeType)]
-    return [code] + [inner for c in nested for inner in _code_objects(c)]
-
-
-def _resolved_globals(answer: Any) -> list[Any]:
-    """Objects an answer's code reaches through its globals and closure, following attribute chains
-    (`packer.chunks.assemble_context` resolves to the function itself)."""
-    found: list[Any] = [
-        cell.cell_contents for cell in (getattr(answer, "__closure__", None) or ()) if _cell_is_set(cell)
-    ]
-    for code in _code_objects(answer.__code__):
-        current: Any = None
-        for instruction in dis.get_instructions(code):
-            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
-                current = answer.__globals__.get(instruction.argval, getattr(builtins, str(instruction.argval), None))
-                found.append(current)
-            elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and isinstance(current, types.ModuleType):
-                current = getattr(current, instruction.argval, None)
-                found.append(current)
-            else:
-                current = None
-    return found
-
-
-def _cell_is_set(cell: Any) -> bool:
-    try:
-        _ = cell.cell_contents  # reading an empty cell raises
-    except ValueError:
-        return False
-    return True
-
-
-def borrowed_reference(answer: Any) -> str | None:
-    """The reference function an answer is, or calls through its globals; None when it is its own work
-    (the question bank marks the references with `forbid` when it is imported)."""
-    if _lesson_tool(answer) or id(answer) in _FORBIDDEN:
-        return _lesson_tool(answer) or _FORBIDDEN[id(answer)]
-    if getattr(answer, "__code__", None) is None:
-        return None
-    for value in _resolved_globals(answer):
-        if _lesson_tool(value) or id(value) in _FORBIDDEN:
-            return _lesson_tool(value) or _FORBIDDEN[id(value)]
-    return None
-
-
-def _lesson_tool(value: Any) -> str | None:
-    """The name of a function from the lessons' own tools (packer.lab), which already compute what the
-    exercises ask for. Recognised by module name, so the checks need not import the lab."""
-    module = getattr(value, "__module__", None)
-    if callable(value) and isinstance(module, str) and module.startswith(LAB_PACKAGE + "."):
-        return f"{module}.{getattr(value, '__qualname__', type(value).__qualname__)}"
-    return None
 
 
 def search_constants() -> str:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from packer.checking.engine import _Stopped, _TimedOut, current_limit, time_limit
+from packer.checking.limits import _Stopped, _TimedOut, current_limit, time_limit
 
 SMALL, GROWTH = 100, 8  # passages in the small input, and how many times more in the large one
 WORK_MARGIN = 2.0  # fail when the work grows more than GROWTH * WORK_MARGIN times (quadratic: about GROWTH**2)

@@ -7,7 +7,7 @@ Inside, one file per idea: `submissions` (finding notebooks in course tools' lay
 `running` (one submission in its kernel), `kernel_side` (the half that runs inside each kernel), `pool`
 (streaming the class through `--jobs` workers), `gradebook` (the folder, its rows, regrading),
 `reports` (feedback, Gradescope results, the class report, written answers), `grader` (the command
-line), `shards` and `merge` (a class graded across machines: `--shard K/N`, then
+line), `command_line` (its values checked before any work), `interrupts` (Ctrl-C and SIGTERM), `shards` and `merge` (a class graded across machines: `--shard K/N`, then
 `python -m packer.grading.merge SHARDS... --out DIR`), `nbgrader_course` (`make nbgrader`: the exercises as an
 nbgrader course) and `demo_class`
 (`python -m packer.grading.demo_class DIR` writes a made-up class to try it on).

@@ -6,7 +6,8 @@ from packer.grading import exit_with
 
 if __name__ == "__main__":  # not when multiprocessing's spawn re-imports this module in a worker
     try:
-        from packer.grading.grader import interrupts_as_keyboard_interrupt, main
+        from packer.grading.grader import main
+        from packer.grading.interrupts import interrupts_as_keyboard_interrupt
 
         with interrupts_as_keyboard_interrupt():
             code = main()

@@ -29,14 +29,22 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import NoReturn
 
-from packer.grading.kernels import finish_search_cache, make_run_dir, read_recorded_inputs, warm_search_cache
+from packer.grading.command_line import (
+    check_out_is_apart,
+    check_questions,
+    parse_canvas_columns,
+    refuse,
+    resolve_lesson,
+    sandbox_choice,
+    uncontained_refusal,
+)
+from packer.grading.exports import kept_settings
 from packer.grading.gradebook import (
     Gradebook,
+    Journal,
     check_out_path,
     checks_version,
-    Journal,
     mark_gone,
     open_gradebook,
     read_journal,
@@ -45,20 +53,21 @@ from packer.grading.gradebook import (
     under,
     write_gradebook,
 )
-from packer.grading.exports import LmsSettings, canvas_columns, kept_settings
+from packer.grading.interrupts import Terminated, exit_status, interrupts_as_keyboard_interrupt, no_interrupts
+from packer.grading.kernels import finish_search_cache, make_run_dir, read_recorded_inputs, warm_search_cache
 from packer.grading.layouts import COPY, late_of, mark_superseded, parse_due
 from packer.grading.lock import Busy, gradebook_lock
 from packer.grading.outcome import Outcome, not_graded
 from packer.grading.pool import Pool, _interrupts_held, peak_memory_mb
 from packer.grading.reports import feedback_name, to_markdown
-from packer.grading.running import Options, lesson_of, lessons, screened
-from packer.grading.sandbox import INSTALL, Limits, probe
+from packer.grading.running import Options, lesson_of, screened
+from packer.grading.sandbox import Limits, probe
 from packer.grading.shards import class_digest, engine_shard, parse_shard, shard_of
 from packer.grading.submissions import (
     Submission,
     check_paths,
-    digest,
     course_submissions,
+    digest,
     find_submissions,
     naming_root,
 )
@@ -75,59 +84,6 @@ __all__ = [
     "to_markdown",
     "write_gradebook",
 ]
-
-
-# --- checking the command line before any work ----------------------------------------------------------------
-def refuse(message: str) -> NoReturn:
-    """Stop before grading, with the reason and exit status 2 (nothing was changed)."""
-    print(f"python -m packer.grading: error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-def sandbox_choice(raw: str) -> str:
-    """--sandbox's value; 'required' and 'auto', its names before December 2026, now mean 'on' (contain or refuse)."""
-    return "on" if raw in ("required", "auto") else raw
-
-
-def uncontained_refusal(reason: str) -> str:
-    """Why the grader will not grade here without --sandbox off, and the two ways on."""
-    return (
-        f"refusing to grade uncontained: {reason}\n"
-        "  Each notebook would run with your own rights: it could read and change your files and use the network.\n"
-        f"  To contain it, install bubblewrap: {INSTALL}.\n"
-        '  To grade uncontained on purpose: --sandbox off (make grade GRADE_ARGS="--sandbox off"); every row then '
-        "records containment none."
-    )
-
-
-def resolve_lesson(raw: str) -> str:
-    """'1', '01' or '01_assemble_context' -> the lesson's slug; a ValueError naming the known ones."""
-    if not raw:
-        return ""
-    slugs = lessons()
-    found = slugs.get(raw) or slugs.get(raw.zfill(2)) or (raw if raw in slugs.values() else "")
-    if not found:
-        raise ValueError(f"--lesson: unknown lesson {raw!r}; known: {', '.join(slugs.values())}")
-    return found
-
-
-def check_questions(qids: list[str], lesson: str) -> tuple[str, ...]:
-    """The question ids, each known (to the lesson, when one is given); a ValueError naming the unknown."""
-    from packer.checking import questions
-
-    known = [q.qid for slug in ([lesson] if lesson else lessons().values()) for q in questions(slug)]
-    unknown = [qid for qid in qids if qid not in known]
-    if unknown:
-        raise ValueError(f"--questions: unknown question id {', '.join(unknown)}; known: {', '.join(known)}")
-    return tuple(qids)
-
-
-def check_out_is_apart(out: Path, paths: list[Path]) -> None:
-    """--out must not sit inside a submissions folder (its files would be taken for submissions next time)."""
-    resolved = out.resolve()
-    for path in paths:
-        if path.is_dir() and resolved.is_relative_to(path):
-            raise ValueError(f"--out: {out} is inside the submissions folder {path}; put the gradebook elsewhere")
 
 
 # --- grading ----------------------------------------------------------------------------------------------------
@@ -253,45 +209,6 @@ def note_changes(submissions: list[Submission], outcomes: dict[str, Outcome]) ->
             )
             changed.append(f"{submission.name} {what}")
     return changed
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM: stop as Ctrl-C does, and exit 143 (128 + 15) as a process stopped by SIGTERM."""
-
-
-def exit_status(interrupt: KeyboardInterrupt) -> int:
-    """130 after Ctrl-C (128 + SIGINT), 143 after SIGTERM (128 + SIGTERM), as a shell reports them."""
-    return 128 + (signal.SIGTERM if isinstance(interrupt, Terminated) else signal.SIGINT)
-
-
-@contextlib.contextmanager
-def interrupts_as_keyboard_interrupt():
-    """SIGTERM stops the grader the way Ctrl-C does (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(*_):
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-@contextlib.contextmanager
-def no_interrupts():
-    """Hold Ctrl-C off for a moment that must not be cut in two (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def make_progress(total: int):
@@ -458,21 +375,6 @@ def reusable_rows(journal: dict[str, Outcome], submissions: list[Submission], ve
         if same:
             rows[submission.name] = row
     return rows
-
-
-def parse_canvas_columns(given: list[str]) -> dict[str, str]:
-    """--canvas-column LESSON=NAME, each lesson resolved and each name one Canvas reads as an assignment."""
-    columns = {}
-    for item in given:
-        number, sep, name = item.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"--canvas-column: {item!r} is not LESSON=NAME (e.g. 01='Exercise 01 (4821)')")
-        try:
-            columns[resolve_lesson(number.strip())] = name.strip()
-        except ValueError as error:
-            raise ValueError(f"--canvas-column {item!r}: {str(error).removeprefix('--lesson: ')}") from None
-    canvas_columns(sorted(columns), LmsSettings(canvas_columns=columns))  # a ValueError naming a bad one
-    return columns
 
 
 def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) -> int:

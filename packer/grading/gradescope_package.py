@@ -99,7 +99,7 @@ def write_zip(entries: list[Member], path: Path) -> None:
 
 def build(lesson: str, out: Path) -> Path:
     """Write the autograder zip for a lesson ('01', '1' or a slug; '' for any lesson) into `out`; its path."""
-    from packer.grading.grader import resolve_lesson
+    from packer.grading.command_line import resolve_lesson
 
     slug = resolve_lesson(lesson)
     path = out / f"gradescope-{slug or 'all'}.zip"

@@ -30,7 +30,8 @@ from packer.grading.gradebook import (
     read_journal,
     write_gradebook,
 )
-from packer.grading.grader import complete_rows, no_interrupts
+from packer.grading.grader import complete_rows
+from packer.grading.interrupts import no_interrupts
 from packer.grading.layouts import mark_superseded
 from packer.grading.lock import gradebook_lock
 from packer.grading.outcome import Outcome
