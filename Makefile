@@ -11,7 +11,7 @@ ALL_STAMP := $(VENV)/.installed-all
 # (a variable: a comma inside $(call ...) would split its argument)
 EVERY_SET := '.[instructor,contributor]'
 
-.PHONY: venv learner-venv system-deps lock lab lab-env site test test-under-load lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-history bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv venv-instructor learner-venv system-deps lock lab lab-env site test test-under-load lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-history bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -36,6 +36,8 @@ $(ALL_STAMP): pyproject.toml constraints.txt
 	touch $(STAMP) $(INSTRUCTOR_STAMP) $(ALL_STAMP)
 
 venv: $(STAMP)
+# .venv with the instructor's set too, for the grader's commands run by hand (docs/instructors.md).
+venv-instructor: $(INSTRUCTOR_STAMP)
 
 # The learner's set alone, in an environment of its own, made afresh whenever pyproject.toml or constraints.txt
 # changes (nothing left over from an earlier set), with a kernel named $(LEARNER_KERNEL) in a kernel folder of its

@@ -79,7 +79,7 @@ def pytest_configure(config):
 def notebook_kernel(pytestconfig) -> str:
     """The kernel a test runs a lesson's or an exercise's notebook in: the one nbval runs the notebooks in when
     named (--nbval-kernel-name; make test names the learner set's), else this environment's python3."""
-    return pytestconfig.option.nbval_kernel_name or "python3"
+    return getattr(pytestconfig.option, "nbval_kernel_name", None) or "python3"
 
 
 def pytest_unconfigure(config):

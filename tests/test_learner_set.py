@@ -57,6 +57,7 @@ def test_the_learner_set_is_the_default_and_the_others_are_extras():
     [
         (("lab",), "-e ."),
         (("venv",), "-e ."),
+        (("venv-instructor",), "-e '.[instructor]'"),
         (("grade",), "-e '.[instructor]'"),
         (("nbgrader", "NBGRADER_COURSE=x"), "-e '.[instructor]'"),
         (("site",), "-e '.[instructor]'"),
