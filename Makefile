@@ -80,7 +80,7 @@ lock:
 	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(if $(KEEP),-c constraints.txt) \
-		-e '.[instructor,contributor]'
+		-e $(EVERY_SET)
 	{ echo "# Exact versions of every set of pyproject.toml (the learner's, [instructor], [contributor]), for make venv"; \
 	  echo "# and the other installs (pip install -c constraints.txt -e '.[...]'). Made by make lock with"; \
 	  echo "# $$($(LOCK_VENV)/bin/python --version); refresh with make lock, never by hand."; \
