@@ -2,21 +2,59 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# One stamp per set of pyproject.toml (its comment says why three sets, and why as extras): the learner's set
+# (make venv, make lab), the instructor's on top of it (make grade, nbgrader, site, hub), and all three (make test,
+# make lint). Installing a larger set touches the smaller sets' stamps too: `make lab` after `make test` does nothing.
 STAMP  := $(VENV)/.installed
+INSTRUCTOR_STAMP := $(VENV)/.installed-instructor
+ALL_STAMP := $(VENV)/.installed-all
+# (a variable: a comma inside $(call ...) would split its argument)
+EVERY_SET := '.[instructor,contributor]'
 
-.PHONY: venv system-deps lock lab lab-env site test test-under-load lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-history bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv venv-instructor learner-venv system-deps lock lab lab-env site test test-under-load lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-history bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
 # inside installed packages (certifi's certificates, babel's locale data, ...), so a new release of one
 # must not change a lesson's saved outputs on the next fresh machine. `make lock` refreshes it.
+# $(call install,VENV,WHAT): create VENV when it is missing, then install WHAT (the project, editable, with the
+# extras named) at constraints.txt's pins.
+define install
+test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
+$(1)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+$(1)/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e $(2)
+endef
+
 $(STAMP): pyproject.toml constraints.txt
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
+	$(call install,$(VENV),.)
 	touch $(STAMP)
+$(INSTRUCTOR_STAMP): pyproject.toml constraints.txt
+	$(call install,$(VENV),'.[instructor]')
+	touch $(STAMP) $(INSTRUCTOR_STAMP)
+$(ALL_STAMP): pyproject.toml constraints.txt
+	$(call install,$(VENV),$(EVERY_SET))
+	touch $(STAMP) $(INSTRUCTOR_STAMP) $(ALL_STAMP)
 
 venv: $(STAMP)
+# .venv with the instructor's set too, for the grader's commands run by hand (docs/instructors.md).
+venv-instructor: $(INSTRUCTOR_STAMP)
+
+# The learner's set alone, in an environment of its own, made afresh whenever pyproject.toml or constraints.txt
+# changes (nothing left over from an earlier set), with a kernel named $(LEARNER_KERNEL) in a kernel folder of its
+# own (LEARNER_JUPYTER_PATH). make test runs every lesson and solution (strict nbval) and the exercises' checks in
+# that kernel: what a lesson needs from another set fails there. tests/test_learner_set.py checks the rest.
+LEARNER_VENV := .venv-learner
+LEARNER_STAMP := $(LEARNER_VENV)/.installed
+LEARNER_KERNEL := workbook-learner
+LEARNER_JUPYTER_PATH := $(CURDIR)/$(LEARNER_VENV)/kernel/share/jupyter
+$(LEARNER_STAMP): pyproject.toml constraints.txt
+	rm -rf $(LEARNER_VENV)
+	$(call install,$(LEARNER_VENV),.)
+	$(LEARNER_VENV)/bin/python -m ipykernel install --prefix $(CURDIR)/$(LEARNER_VENV)/kernel \
+		--name $(LEARNER_KERNEL) --display-name "Python 3 (the learner's set)" >/dev/null
+	touch $(LEARNER_STAMP)
+
+learner-venv: $(LEARNER_STAMP)
 
 # What the tests and the grader use beyond Python, make and git, from Debian's packages with apt-get (as root or with
 # sudo): Chromium (the browser tests), bubblewrap (the grader's containment of each kernel), Slurm and munge (grading
@@ -41,8 +79,10 @@ KEEP ?=
 lock:
 	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(if $(KEEP),-c constraints.txt) -e .
-	{ echo "# Exact versions for make venv (pip install -c constraints.txt -e .). Made by make lock with"; \
+	$(LOCK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(if $(KEEP),-c constraints.txt) \
+		-e $(EVERY_SET)
+	{ echo "# Exact versions of every set of pyproject.toml (the learner's, [instructor], [contributor]), for make venv"; \
+	  echo "# and the other installs (pip install -c constraints.txt -e '.[...]'). Made by make lock with"; \
 	  echo "# $$($(LOCK_VENV)/bin/python --version); refresh with make lock, never by hand."; \
 	  $(LOCK_VENV)/bin/python -m pip freeze --exclude-editable; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
@@ -78,7 +118,7 @@ lab-env:
 # See packer/site/build.py.
 SITE ?= _site
 SOLUTIONS ?=
-site: $(STAMP)
+site: $(INSTRUCTOR_STAMP)
 	$(BIN)/python -m packer.site $(call shell_quote,$(SITE)) $(if $(filter-out 0,$(SOLUTIONS)),--solutions)
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
@@ -88,44 +128,47 @@ site: $(STAMP)
 #
 # First, on their own, the tests that saturate the machine on purpose (tests/test_under_load.py: a correct answer
 # keeps its points when the grading machine is busy; about 3 min): beside the rest they would slow every test down.
-test: $(STAMP) lint
+#
+# The notebooks (nbval) and the exercises' checks run in the learner set's own kernel (LEARNER_KERNEL above).
+test: $(ALL_STAMP) $(LEARNER_STAMP) lint
 	$(BIN)/python -m pytest -m load tests/test_under_load.py
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not load"
+	JUPYTER_PATH="$(LEARNER_JUPYTER_PATH)$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+		$(BIN)/python -m pytest -n 2 --dist loadfile -m "not load" --nbval-kernel-name $(LEARNER_KERNEL)
 
 # The whole suite with the machine saturated (twice as many spinning processes as cores; tests/load.py): every
 # test must wait for what it watches, never for a fixed time. Not part of make test (about twice as long).
-test-under-load: $(STAMP)
+test-under-load: $(ALL_STAMP)
 	$(BIN)/python tests/load.py -- $(BIN)/python -m pytest -n 2 --dist loadfile -m "not load"
 
 # Lint and format check (ruff, configured in pyproject.toml): the package, the tests and the notebooks.
-lint: $(STAMP)
+lint: $(ALL_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 # Mutation testing of the packer core against its unit tests (minutes; not part of `make test`).
 # Scratch copies only: the working tree is never changed. Explained equivalents: tests/mutation/equivalent.toml.
-mutation: $(STAMP)
+mutation: $(ALL_STAMP)
 	$(BIN)/python tests/mutation/score.py
 
 # Mutation testing of the exercises' checks: every worked answer in solutions/ is mutated with the core's
 # operators and the mistakes learners make, and each mutant must lose points on its question's own check.
 # Explained equivalents: tests/mutation/check_equivalent.toml. It takes well under a minute, so make test
 # runs it too (tests/mutation/test_check_score.py).
-check-mutation: $(STAMP)
+check-mutation: $(ALL_STAMP)
 	$(BIN)/python tests/mutation/check_score.py
 
 # Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
 # Saved outputs name files relative to the checkout (packer/chunks.py, not /home/you/workbook/packer/chunks.py):
 # packer/site/saved_outputs.py rewrites them after each notebook runs.
 NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb
-outputs: $(STAMP)
+outputs: $(ALL_STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 \
 		--NotebookExporter.preprocessors=packer.site.saved_outputs.RelativePaths $(NOTEBOOKS)
 
 # Regenerate exercises/ from solutions/ (solutions/solution_NN_x.ipynb -> exercises/exercise_NN_x.ipynb: stubs in
 # place of solution code, outputs cleared).
-exercises: $(STAMP)
+exercises: $(ALL_STAMP)
 	$(BIN)/python -m packer.checking.exercises
 
 # Grade a folder of submitted exercise notebooks: make grade SUBMISSIONS="path/to/my class" [OUT=grades]
@@ -135,31 +178,31 @@ SUBMISSIONS ?= submissions
 OUT ?= grades
 GRADE_ARGS ?=
 shell_quote = '$(subst ','\'',$(1))'
-grade: $(STAMP)
+grade: $(INSTRUCTOR_STAMP)
 	$(BIN)/python -m packer.grading $(call shell_quote,$(SUBMISSIONS)) --out $(call shell_quote,$(OUT)) $(GRADE_ARGS)
 
 # A made-up class of 40 submissions (correct, wrong, hostile) to try the grader on.
-demo-class: $(STAMP)
+demo-class: $(INSTRUCTOR_STAMP)
 	$(BIN)/python -m packer.grading.demo_class demo-class
 
 # Gradescope's autograder zip for one lesson's assignment, to upload on its Configure Autograder page:
 # make gradescope LESSON=01 writes dist/gradescope-01_assemble_context.zip (without LESSON,
 # dist/gradescope-all.zip grades each notebook as the lesson it records). See packer/grading/gradescope_files/run_autograder.
 LESSON ?=
-gradescope: $(STAMP)
+gradescope: $(INSTRUCTOR_STAMP)
 	$(BIN)/python -m packer.grading.gradescope_package build $(if $(LESSON),--lesson $(LESSON)) --out dist
 
 # An nbgrader course made from solutions/ in a new folder: make nbgrader NBGRADER_COURSE=/srv/courses/packing writes
 # its nbgrader_config.py and source/<lesson>/exercise_<lesson>.ipynb (packer/grading/nbgrader_course.py). Then, in
 # that folder, nbgrader as usual: PATH="$(CURDIR)/.venv/bin:$$PATH" nbgrader generate_assignment 01_assemble_context
 NBGRADER_COURSE ?=
-nbgrader: $(STAMP)
+nbgrader: $(INSTRUCTOR_STAMP)
 	@test -n $(call shell_quote,$(NBGRADER_COURSE)) || { echo "make nbgrader: say where: make nbgrader NBGRADER_COURSE=<a new folder>" >&2; exit 2; }
 	$(BIN)/python -m packer.grading.nbgrader_course $(call shell_quote,$(NBGRADER_COURSE))
 
 # The demo class graded by nbgrader and by the workbook's grader, question by question (minutes; make test runs a
 # smaller class, tests/grading/test_nbgrader_course.py). The instructors' guide shows its last run.
-check-nbgrader: $(STAMP)
+check-nbgrader: $(ALL_STAMP)
 	$(BIN)/python tests/grading/nbgrader_demo.py
 
 # The class on one machine: a real JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (jupyter-config/hub/jupyterhub_config.py).
@@ -174,7 +217,7 @@ HUB_STATE ?= $(CURDIR)/.hub
 HUB_LEARNERS ?=
 HUB_PASSWORD ?=
 HUB_PROXY := .hub/proxy/node_modules/.bin/configurable-http-proxy
-hub: $(STAMP) $(HUB_PROXY)
+hub: $(INSTRUCTOR_STAMP) $(HUB_PROXY)
 	WORKBOOK_HUB_STATE=$(call shell_quote,$(HUB_STATE)) WORKBOOK_HUB_LEARNERS=$(call shell_quote,$(HUB_LEARNERS)) \
 	WORKBOOK_HUB_PORT=$(call shell_quote,$(HUB_PORT)) WORKBOOK_HUB_COURSE=$(call shell_quote,$(HUB_COURSE)) \
 	WORKBOOK_HUB_PASSWORD=$(call shell_quote,$(HUB_PASSWORD)) WORKBOOK_HUB_PROXY=$(CURDIR)/$(HUB_PROXY) \
@@ -190,34 +233,34 @@ $(HUB_PROXY): jupyter-config/hub/package.json jupyter-config/hub/package-lock.js
 	cd .hub/proxy && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
-bench: $(STAMP)
+bench: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py
 
-bench-prompt: $(STAMP)
+bench-prompt: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_prompt.py
 
 # pack_request with Mistral's v7 template: re-measuring every candidate request against the exact fast path.
-bench-request: $(STAMP)
+bench-request: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_request.py
 
 # pack_history on lesson 09's agent transcript (Mistral's v7 template): counting the kept request once, the exact
 # fast path, and re-measuring every candidate request.
-bench-history: $(STAMP)
+bench-history: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_history.py
 
-bench-widgets: $(STAMP)
+bench-widgets: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_widgets.py
 
-bench-grade: $(STAMP)
+bench-grade: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_grade.py
 
 # Milliseconds per check of each graded question, on the worked answer and on the stub (median of 7 runs).
-bench-checks: $(STAMP)
+bench-checks: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_checks.py
 
 # What containment costs: the same class graded with and without it, in turn.
-bench-sandbox: $(STAMP)
+bench-sandbox: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_containment.py
 
 clean:
-	rm -rf $(VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades dist tests/e2e/screenshots .jupyter-state .hub/proxy
+	rm -rf $(VENV) $(LEARNER_VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades dist tests/e2e/screenshots .jupyter-state .hub/proxy

@@ -59,6 +59,8 @@ def pytest_configure(config):
     of pytest_collection_modifyitems below when xdist distributes the files."""
     if getattr(config.option, "nbval_sanitize_with", "unset") is None:
         config.option.nbval_sanitize_with = str(ROOT / "tests" / "nbval_sanitize.cfg")
+    if getattr(config.option, "nbval_kernel_name", None):  # make test: the learner set's kernel (Makefile)
+        config.option.nbval_current_env = False  # else addopts' --nbval-current-env wins over the kernel named
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False  # xdist would put files with the most tests first instead
     config.addinivalue_line(
@@ -71,6 +73,13 @@ def pytest_configure(config):
         os.environ[NEEDS_REPORTS] = config._workbook_needs = tempfile.mkdtemp(prefix="workbook-needs-")
     if "WORKBOOK_GRADER_CACHE" not in os.environ:  # the graders the tests run keep their warm-ups here, not in ~/.cache
         os.environ["WORKBOOK_GRADER_CACHE"] = config._workbook_warmups = tempfile.mkdtemp(prefix="workbook-warm-ups-")
+
+
+@pytest.fixture(scope="session")
+def notebook_kernel(pytestconfig) -> str:
+    """The kernel a test runs a lesson's or an exercise's notebook in: the one nbval runs the notebooks in when
+    named (--nbval-kernel-name; make test names the learner set's), else this environment's python3."""
+    return getattr(pytestconfig.option, "nbval_kernel_name", None) or "python3"
 
 
 def pytest_unconfigure(config):

@@ -1,4 +1,5 @@
-"""The conda/Binder environment and the pip project list the same dependencies with the same ranges."""
+"""The conda/Binder environment lists the learner's set and the [singleuser] extra of the pip project, with the same
+ranges; constraints.txt pins every set."""
 
 import re
 import shutil
@@ -34,15 +35,37 @@ def _listed() -> dict[str, str]:
     return dict(_name_and_spec(d) for d in [*(d for d in deps if isinstance(d, str)), *from_pip])
 
 
-def test_environment_lists_every_pyproject_dependency_with_the_same_range():
-    wanted = dict(_name_and_spec(r) for r in _pyproject()["project"]["dependencies"])
+def _learner_set() -> list[str]:
+    """What environment.yml installs: the learner's set, and what a learner's server on a JupyterHub needs."""
+    project = _pyproject()["project"]
+    return [*project["dependencies"], *project["optional-dependencies"]["singleuser"]]
+
+
+def _every_set() -> list[str]:
+    """Every requirement of every set (the learner's and each extra's), the project's own extras aside."""
+    project = _pyproject()["project"]
+    extras = [r for rs in project["optional-dependencies"].values() for r in rs]
+    return [*project["dependencies"], *(r for r in extras if not r.startswith(project["name"] + "["))]
+
+
+def test_environment_lists_every_learner_dependency_with_the_same_range():
+    wanted = dict(_name_and_spec(r) for r in _learner_set())
     listed = _listed()
     assert {name: listed.get(name) for name in wanted} == wanted
 
 
-def test_environment_lists_nothing_pyproject_does_not():
-    wanted = {_name_and_spec(r)[0] for r in _pyproject()["project"]["dependencies"]}
+def test_environment_lists_nothing_of_the_instructor_or_contributor_sets():
+    wanted = {_name_and_spec(r)[0] for r in _learner_set()}
     assert set(_listed()) - wanted == {"python", "pip"}
+
+
+def test_an_extra_names_each_package_with_the_range_of_every_other_set_that_names_it():
+    """pyyaml is in two extras: one range, or pip would resolve the sets differently."""
+    ranges: dict[str, set[str]] = {}
+    for requirement in _every_set():
+        name, spec = _name_and_spec(requirement)
+        ranges.setdefault(name, set()).add(spec)
+    assert {name: specs for name, specs in ranges.items() if len(specs) > 1} == {}
 
 
 def test_environment_uses_conda_forge_and_installs_the_package_editable_with_pip_last():
@@ -57,9 +80,6 @@ def test_environment_uses_conda_forge_and_installs_the_package_editable_with_pip
         "sentencepiece>=0.2,<0.3",
         "jupyterhub>=5.5,<6",
         "nbgitpuller>=1.2,<2",
-        "nbgrader>=0.9.6,<0.10",
-        "latex2mathml>=3.77,<4",
-        "pagefind-bin>=1.5,<2",
     ]
 
 
@@ -82,7 +102,7 @@ def test_constraints_pin_every_dependency_inside_its_pyproject_range():
     from packaging.specifiers import SpecifierSet
 
     pins = _constraints()
-    for name, spec in (_name_and_spec(r) for r in _pyproject()["project"]["dependencies"]):
+    for name, spec in (_name_and_spec(r) for r in _every_set()):
         assert name in pins, f"constraints.txt does not pin {name}: run make lock"
         assert pins[name] in SpecifierSet(spec), (
             f"constraints.txt pins {name}=={pins[name]}, outside {spec}: run make lock"

@@ -3,8 +3,10 @@
 import sys
 
 from packer.grading import exit_with
+from packer.grading.needs import GRADER, exit_unless_installed
 
 if __name__ == "__main__":  # not when multiprocessing's spawn re-imports this module in a worker
+    exit_unless_installed("python -m packer.grading", "make grade", GRADER)
     try:
         from packer.grading.grader import main
         from packer.grading.interrupts import interrupts_as_keyboard_interrupt

@@ -6,7 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from packer.site.build import SiteError, build
+from packer.site.needs import exit_unless_installed
+
+if __name__ == "__main__":  # before packer.site.build imports what the learner's set lacks
+    exit_unless_installed()
+
+from packer.site.build import SiteError, build  # noqa: E402 (after the check above)
 
 
 def main(argv: list[str] | None = None) -> int:

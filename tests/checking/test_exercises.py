@@ -437,8 +437,8 @@ def test_every_solution_earns_full_marks_from_the_grader(slug):
 
 # --- untouched exercises: they run, and earn nothing ----------------------------------------------------
 @pytest.fixture(scope="module")
-def executed():
-    """Each exercise notebook executed once, top to bottom, in a real python3 kernel."""
+def executed(notebook_kernel):
+    """Each exercise notebook executed once, top to bottom, in a real kernel (make test: the learner set's)."""
     done: dict[str, tuple[nbformat.NotebookNode, Exception | None]] = {}
     patch = pytest.MonkeyPatch()
     patch.delenv(DEFER_VARIABLE, raising=False)  # the kernel inherits this environment
@@ -447,7 +447,7 @@ def executed():
         if slug not in done:
             nb = _read("exercises", slug)
             client = NotebookClient(
-                nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "exercises")}}
+                nb, timeout=120, kernel_name=notebook_kernel, resources={"metadata": {"path": str(ROOT / "exercises")}}
             )
             try:
                 client.execute()
@@ -546,12 +546,12 @@ def test_filling_every_stub_with_the_solution_earns_full_marks(slug):
 
 
 # --- the learner's path, in a real kernel ----------------------------------------------------------------
-def _execute(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Run a notebook in a fresh python3 kernel from the exercises folder; errors stay in the outputs."""
+def _execute(nb: nbformat.NotebookNode, kernel: str) -> nbformat.NotebookNode:
+    """Run a notebook in a fresh kernel named `kernel` from the exercises folder; errors stay in the outputs."""
     client = NotebookClient(
         nb,
         timeout=120,
-        kernel_name="python3",
+        kernel_name=kernel,
         allow_errors=True,
         resources={"metadata": {"path": str(ROOT / "exercises")}},
     )
@@ -591,7 +591,7 @@ WRONG_ANSWER = """def assemble_context(chunks, max_tokens, separator="\\n\\n"):
     return separator.join(kept), used"""
 
 
-def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkeypatch):
+def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkeypatch, notebook_kernel):
     """The learner's path: an endless loop is stopped within the limit (the kernel's main thread, SIGALRM),
     a wrong answer gets a counterexample that runs when pasted into the next cell, a right one passes, and
     a check that is not the last line of its cell still shows its result, once."""
@@ -624,7 +624,7 @@ def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkey
         new_code_cell('check("q1.1", assemble_context)'),
     ]
     started = time.monotonic()
-    _execute(nb)
+    _execute(nb, notebook_kernel)
     looping, wrong, pasted, right_check = (_texts(nb.cells[i]) for i in (2, 4, 5, 7))
     assert len(looping) == 2 and looping[0].startswith("q1.1 assemble_context: FAILED (0/3 points)"), looping
     assert f"still running after {TIME_LIMIT:g} s of CPU time" in looping[0]
@@ -636,7 +636,7 @@ def test_a_learner_walks_exercise_01_in_a_kernel_looping_wrong_then_right(monkey
     assert time.monotonic() - started < 60
 
 
-def test_an_interrupted_check_prints_one_line_in_the_kernel(monkeypatch):
+def test_an_interrupted_check_prints_one_line_in_the_kernel(monkeypatch, notebook_kernel):
     monkeypatch.delenv(DEFER_VARIABLE, raising=False)
     nb = new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     nb.cells = [
@@ -647,7 +647,7 @@ def test_an_interrupted_check_prints_one_line_in_the_kernel(monkeypatch):
             "check('q1.1', assemble_context)"
         )
     ]
-    _execute(nb)
+    _execute(nb, notebook_kernel)
     errors = [out for out in nb.cells[0].outputs if out.output_type == "error"]
     assert len(errors) == 1 and errors[0].ename == "CheckInterrupted"
     assert len(errors[0].traceback) == 1, errors[0].traceback

@@ -44,6 +44,7 @@ CHROMIUM_FLAGS = [
 NOT_COPIED = shutil.ignore_patterns(
     ".git",
     ".venv",
+    ".venv-learner",  # make test's learner-set environment (585 MB): the lab runs on .venv
     "*.egg-info",
     "__pycache__",
     ".hypothesis",

@@ -37,10 +37,11 @@ if ! new_enough; then
 fi
 
 # The same two pip commands as the Makefile's venv target: every package at the version constraints.txt pins,
-# and the workbook itself installed editable from this folder (the grader and its checks are this packer/).
+# and the workbook itself installed editable from this folder (the grader and its checks are this packer/), with
+# the learner's set and the grader's extra (pyproject.toml), not the rest of the instructor's set.
 "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -c "$SOURCE/constraints.txt" -e "$SOURCE"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -c "$SOURCE/constraints.txt" -e "$SOURCE[grader]"
 
 # Gradescope's advice: run the learners' code as a user without root's rights. The grader runs as this
 # user, which may read the grader's files and the Python environment but change neither, nor results/.
