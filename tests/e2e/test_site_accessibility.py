@@ -73,7 +73,7 @@ RUN_AXE = """async (tags) => {
     const node = n => ({target: n.target.join(' '), summary: n.failureSummary || '',
                         data: [...n.any, ...n.all, ...n.none].map(c => c.data)
                                   .find(d => d && typeof d === 'object') || {}});
-    const rules = list => list.map(r => ({id: r.id, help: r.help, nodes: r.nodes.map(node)}));
+    const rules = list => list.map(r => ({id: r.id, help: r.help, url: r.helpUrl, nodes: r.nodes.map(node)}));
     return {version: axe.version, violations: rules(results.violations), incomplete: rules(results.incomplete),
             inapplicable: results.inapplicable.map(r => r.id), passes: results.passes.map(r => r.id)};
 }"""
@@ -137,9 +137,10 @@ def below_threshold(node: dict) -> bool:
     return bool(measured) and bool(wanted) and float(measured) < float(str(wanted).rstrip(":1"))
 
 
-def findings(name: str, results: dict) -> list[str]:
+def findings(name: str, results: dict, rules: dict[str, str]) -> list[str]:
     """Every violation of a page (and every contrast axe measured too low but called incomplete), one a line:
-    rule, page, the element, and axe's summary of what is wrong."""
+    rule, page, the element, and axe's summary of what is wrong; each rule's page of help is added to `rules`."""
+    rules.update({rule["id"]: rule["url"] for rule in results["violations"] + results["incomplete"]})
     lines = []
     for rule in results["violations"]:
         lines += [f"{rule['id']} | {name} | {n['target']} | {' '.join(n['summary'].split())}" for n in rule["nodes"]]
@@ -153,11 +154,11 @@ def findings(name: str, results: dict) -> list[str]:
     return lines
 
 
-def report(lines: list[str]) -> str:
-    """The violations, counted by rule, then each one."""
+def report(lines: list[str], rules: dict[str, str]) -> str:
+    """The violations, counted by rule (with the rule's page of help), then each one."""
     counts = Counter(line.split(" | ")[0].split(" ")[0] for line in lines)
-    head = ", ".join(f"{rule}: {count}" for rule, count in counts.most_common())
-    return f"{len(lines)} accessibility violations ({head}):\n" + "\n".join(lines)
+    head = "\n".join(f"  {rule}: {count} ({rules.get(rule, '')})" for rule, count in counts.most_common())
+    return f"{len(lines)} accessibility violations:\n{head}\n" + "\n".join(lines)
 
 
 @pytest.mark.needs("node")
@@ -168,12 +169,13 @@ def test_axe_finds_no_violation_on_any_page(built_site, server, browser, axe_scr
     assert len(pages) >= 24 and "index.html" in pages and "notebooks/05_counting_units.html" in pages
     context, page = open_page(browser, DESKTOP)
     lines: list[str] = []
+    rules: dict[str, str] = {}
     inapplicable: set[str] | None = None
     try:
         for name in pages:
             results = audit(page, server + name, axe_script)
             assert "color-contrast" in results["passes"], f"{name}: axe checked no colour contrast"
-            lines += findings(name, results)
+            lines += findings(name, results, rules)
             outline = page.evaluate(OUTLINE)
             if outline != EXPECTED_OUTLINE:  # what axe leaves to best practice or does not count
                 lines.append(f"page outline | {name} | {outline} | wanted {EXPECTED_OUTLINE}")
@@ -182,7 +184,7 @@ def test_axe_finds_no_violation_on_any_page(built_site, server, browser, axe_scr
             )
     finally:
         context.close()
-    assert lines == [], report(lines)
+    assert lines == [], report(lines, rules)
     explained = {rule for rules in NOT_ON_THIS_SITE.values() for rule in rules}
     assert inapplicable == explained, (
         f"rules no page gives anything to check, not explained in NOT_ON_THIS_SITE: "
