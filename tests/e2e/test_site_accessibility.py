@@ -194,6 +194,24 @@ def test_axe_finds_no_violation_on_any_page(built_site, server, browser, axe_scr
 
 
 @pytest.mark.needs("node")
+def test_axe_finds_no_violation_in_the_search_box_s_results(server, browser, axe_script):
+    """The search UI (Pagefind's) draws its results into the page after a query: those are checked too."""
+    context, page = open_page(browser, DESKTOP)
+    try:
+        load(page, server + "notebooks/01_assemble_context.html")
+        page.get_by_role("textbox", name="Search").fill("cached prefix")
+        page.locator(".pagefind-ui__result-link").first.wait_for()
+        page.add_script_tag(path=str(axe_script))
+        results = page.evaluate(RUN_AXE, TAGS)
+    finally:
+        context.close()
+    rules: dict[str, str] = {}
+    lines = findings("search results", results, rules)
+    assert lines == [], report(lines, rules)
+    assert "color-contrast" in results["passes"]
+
+
+@pytest.mark.needs("node")
 def test_axe_finds_what_it_should_on_a_page_made_to_fail(browser, axe_script):
     """The same run of axe on a page with known faults names each: so a clean report means a clean site."""
     context, page = open_page(browser, DESKTOP)
