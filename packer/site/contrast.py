@@ -6,6 +6,7 @@ https://www.w3.org/WAI/WCAG21/Understanding/contrast-minimum.html). The site use
 from __future__ import annotations
 
 import re
+from functools import cache
 
 MINIMUM = 4.5  # WCAG 2.1 AA for text under 18 pt (the site's code and outputs)
 CODE_BACKGROUND = "#f5f5f5"  # JupyterLab's --jp-cell-editor-background (--md-grey-100), behind every code cell
@@ -45,6 +46,7 @@ def ratio(foreground: str, background: str) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
+@cache  # a traceback repeats its few colours in every span
 def legible(colour: str, background: str, minimum: float = MINIMUM) -> str:
     """`colour` as #rrggbb, darkened step by step (each channel scaled alike, so the hue stays) until its contrast
     on `background` is at least `minimum`; unchanged when it already is."""

@@ -179,7 +179,7 @@ class SiteExporter(HTMLExporter):
         of tracebacks darkened where it had less than 4.5:1 contrast on its background (packer.site.contrast)."""
         env = self.environment
         index, theme = (env.loader.get_source(env, name)[0] for name in ("static/index.css", "static/theme-light.css"))
-        index = re.sub(r"[^{}]*\.ansi-[\w-]+-fg\s*\{[^}]*\}", lambda m: legible_colours(m[0], ERROR_BACKGROUND), index)
+        index = re.sub(r"\.ansi-[\w-]+-fg\s*\{[^}]*\}", lambda m: legible_colours(m[0], ERROR_BACKGROUND), index)
         theme = legible_colours(theme, CODE_BACKGROUND, properties=r"--jp-mirror-editor-[\w-]+-color")
         pygments = HtmlFormatter(style=CSSHTMLHeaderPreprocessor().style).get_style_defs(".highlight")
         return "\n".join([index, theme, legible_colours(pygments, CODE_BACKGROUND)])
