@@ -11,7 +11,7 @@ ALL_STAMP := $(VENV)/.installed-all
 # (a variable: a comma inside $(call ...) would split its argument)
 EVERY_SET := '.[instructor,contributor]'
 
-.PHONY: venv venv-instructor learner-venv system-deps lock lab lab-env site test test-under-load lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy bench bench-prompt bench-request bench-history bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv venv-instructor learner-venv system-deps lock lab lab-env site test test-under-load lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy axe bench bench-prompt bench-request bench-history bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -233,6 +233,19 @@ $(HUB_PROXY): jupyter-config/hub/package.json jupyter-config/hub/package-lock.js
 	cd .hub/proxy && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
+# axe-core, the accessibility rules tests/e2e/test_site_accessibility.py runs on every page of the site, from the npm
+# registry at the version and checksum tests/e2e/axe/package-lock.json pins, installed into .axe/ (git-ignored) with
+# the machine's Node.js. The test runs this target itself (as the hub's test runs hub-proxy), so `make test` and
+# .ci/run install it where npm is on PATH.
+AXE := .axe/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+$(AXE): tests/e2e/axe/package.json tests/e2e/axe/package-lock.json
+	@command -v npm >/dev/null || { echo "make axe: npm not found: install Node.js and npm (Debian: apt-get install -y nodejs npm)" >&2; exit 1; }
+	mkdir -p .axe
+	cp tests/e2e/axe/package.json tests/e2e/axe/package-lock.json .axe/
+	cd .axe && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
 bench: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_utf8.py
 
@@ -263,4 +276,4 @@ bench-sandbox: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_containment.py
 
 clean:
-	rm -rf $(VENV) $(LEARNER_VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades dist tests/e2e/screenshots .jupyter-state .hub/proxy
+	rm -rf $(VENV) $(LEARNER_VENV) $(LOCK_VENV) *.egg-info .hypothesis demo-class grades dist tests/e2e/screenshots .jupyter-state .hub/proxy .axe

@@ -30,6 +30,7 @@ LONGEST_FIRST = [
     "tests/grading/test_shards.py",  # 38 (+39 for the two on a real Slurm)
     "tests/grading/test_cell_limits.py",  # 40 (a backstop of 3 s on the clock, and two rows graded twice)
     "tests/grading/test_nbgrader_course.py",  # 61
+    "tests/e2e/test_site_accessibility.py",  # 60-100 (alone, on a machine busy with other work: the build, axe)
     "tests/e2e/test_tabs_in_browser.py",  # 60
     "tests/grading/test_recorded_inputs.py",  # 52
     "tests/grading/test_gradescope_package.py",  # 51

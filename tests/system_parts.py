@@ -85,7 +85,8 @@ PARTS = (
         "Node.js and npm",
         ("nodejs", "npm"),
         ("node", "npm"),
-        "the JupyterHub test, whose proxy npm installs (tests/e2e/test_hub_in_browser.py)",
+        "the JupyterHub test, whose proxy npm installs (tests/e2e/test_hub_in_browser.py), and the site's axe-core tests"
+        " (tests/e2e/test_site_accessibility.py; npm installs axe-core)",
     ),
 )
 BY_KEY = {part.key: part for part in PARTS}

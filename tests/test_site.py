@@ -289,7 +289,7 @@ def test_math_is_written_as_mathml_and_no_tex_is_left_in_the_text(site):
     assert "\\frac" not in prose and "\\text{" not in prose and "$$" not in prose
 
 
-def test_each_explorer_is_a_still_with_the_line_saying_how_to_run_it_live(site, repo):
+def test_each_explorer_is_a_still_saying_what_it_does_and_how_to_run_it_live(site, repo):
     for name in LESSONS:
         notebook = nbformat.read(repo / "notebooks" / name, 4)
         views = sum(
@@ -304,6 +304,10 @@ def test_each_explorer_is_a_still_with_the_line_saying_how_to_run_it_live(site, 
     policies = (site / "notebooks/06_policies.html").read_text(encoding="utf-8")
     after = policies.split(LIVE_NOTE, 1)[1]
     assert "budget (tokens)" in after and "1050" in after  # the saved slider value
+    note = policies[policies.index('<p class="site-live-note">') : policies.index(LIVE_NOTE)]
+    assert "change the menu \u201cquestion\u201d and the slider \u201cbudget (tokens)\u201d" in note  # what it does
+    assert "redraws the figure and text" in note
+    assert "open <code>notebooks/06_policies.ipynb</code>" in policies.split(LIVE_NOTE, 1)[1].split("</p>")[0]
     assert after.index("<img") < after.index("</main>")  # the explorer's saved figure
 
 

@@ -54,6 +54,12 @@ How, and why this way:
   site.css on hover or focus, not written in the page (so no screen reader, copied heading or search result carries
   it). A guide's headings get GitHub's anchors (`#grading-a-class`), so the
   links between the guides, written for GitHub, reach the same headings in the site.
+- Accessibility (WCAG 2.1 AA, measured by tests/e2e/test_site_accessibility.py with axe-core in Chromium): links
+  underlined; every text colour of code and tracebacks at 4.5:1 or more on its background (packer/site/contrast.py
+  darkens JupyterLab's and Pygments' colours and a traceback's ANSI colours where they fell short); a skip link, a
+  header, the contents and the two navigation bars named apart, the main content and a footer; code blocks and tables
+  that scroll sideways in their own box, each a tab stop (packer/site/scrolling.py); a focus outline on whatever has
+  the keyboard's focus.
 - Search: Pagefind, run on the written pages (packer/site/search.py). It needs the site served (any static
   host, or `python3 -m http.server`): opened from disk, the browser refuses to fetch its index.
 - The same notebooks give byte-identical pages: no timestamp, and no random ids (the template's widget block, the

@@ -1,6 +1,7 @@
 """What every page of the site has around its content: the head's links to the one stylesheet and the site's
-script, the header with the search box, the contents of the whole course (the current page marked), and the
-previous/next links in the course's order (from the index, back to the index)."""
+script, a skip link, the header with the search box, the contents of the whole course (the current page marked), and
+the previous/next links in the course's order (from the index, back to the index), above the content and again in
+the footer."""
 
 from __future__ import annotations
 
@@ -74,9 +75,10 @@ def _neighbour(page: Page | None, here: Path, rel: str, arrow_before: bool) -> s
     return f'<a class="site-{rel}" rel="{rel}" href="{href}">{text}</a>'
 
 
-def navigation(page: Page | None, order: list[Page]) -> str:
+def navigation(page: Page | None, order: list[Page], label: str = "Previous and next") -> str:
     """The bar at the top and bottom of a page: the previous and next pages in the course's order (the index
-    before the first and after the last), and the page's download. `page` None: the index."""
+    before the first and after the last), and the page's download. `page` None: the index. `label` names the
+    bar for a screen reader's list of landmarks (the two bars of a page are named apart)."""
     position = order.index(page) if page else -1
     here = Path(page.html_name).parent if page else Path(".")
     previous = order[position - 1] if position > 0 else None
@@ -86,7 +88,12 @@ def navigation(page: Page | None, order: list[Page]) -> str:
         items.insert(0, _neighbour(previous, here, "prev", arrow_before=True))
         name = html.escape(page.source.name)
         items.append(f'<a class="site-download" href="{name}" download>Download {name}</a>')
-    return '<nav class="site-nav" aria-label="Previous and next" data-pagefind-ignore>' + "".join(items) + "</nav>"
+    return f'<nav class="site-nav" aria-label="{label}" data-pagefind-ignore>' + "".join(items) + "</nav>"
+
+
+def footer(nav: str) -> str:
+    """The page's footer (its contentinfo landmark): the navigation bar again, at the end of the page."""
+    return f'<footer class="site-footer">\n{nav}\n</footer>\n'
 
 
 def page_chrome(page: Page, order: list[Page]) -> dict[str, str]:
@@ -96,7 +103,7 @@ def page_chrome(page: Page, order: list[Page]) -> dict[str, str]:
         "site_head": head(here),
         "site_top": header(here) + '<div class="site-layout">\n' + contents(order, page, here),
         "site_nav": navigation(page, order),
-        "site_bottom": "</div>",
+        "site_bottom": footer(navigation(page, order, "Previous and next, at the end of the page")) + "</div>",
     }
 
 
@@ -115,9 +122,8 @@ are shown as they were saved; to move their sliders, run the lessons live in Jup
 (or open them on the class's JupyterHub). Each page links to its notebook to download. The guides at the end
 say more: how the lab and the self-checks work, how to run and grade a class, and how the workbook is tested.</p>
 {sections}
-{nav}
 </main>
-</body>
+{footer}</body>
 </html>
 """
 
@@ -139,5 +145,9 @@ def render_index(pages: list[Page], order: list[Page]) -> str:
             )
     here = Path(".")
     return INDEX.format(
-        name=SITE_NAME, head=head(here), header=header(here), sections="\n".join(sections), nav=navigation(None, order)
+        name=SITE_NAME,
+        head=head(here),
+        header=header(here),
+        sections="\n".join(sections),
+        footer=footer(navigation(None, order)),
     )

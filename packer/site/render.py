@@ -21,7 +21,9 @@ from pygments.formatters import HtmlFormatter
 from traitlets import Bool, Dict, Unicode
 from traitlets.config import Config
 
+from packer.site.contrast import CODE_BACKGROUND, ERROR_BACKGROUND, legible_colours, legible_styles
 from packer.site.pages import Page, SiteError, normalise, read_notebook, relative
+from packer.site.scrolling import scrolling_blocks
 from packer.site.widgets import widget_stills
 
 WORKBOOK_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
@@ -41,7 +43,6 @@ WORKBOOK_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {{ resources.site_nav }}
 {%- endblock body_header -%}
 {% block body_footer %}
-{{ resources.site_nav }}
 </main>
 {{ resources.site_bottom }}
 </body>
@@ -163,17 +164,35 @@ class SiteExporter(HTMLExporter):
         return MarkdownWithMath(renderer=renderer).render(source)
 
     def default_filters(self) -> Iterable[tuple[str, Any]]:
-        """nbconvert's filters, with markdown2html as above, and figure_link."""
+        """nbconvert's filters, with markdown2html as above, ansi2html's colours made legible, and figure_link."""
         for name, value in super().default_filters():
-            yield (name, self.markdown2html if name == "markdown2html" else value)
+            if name == "markdown2html":
+                value = self.markdown2html
+            elif name == "ansi2html":
+                value = legible_ansi(value)
+            yield (name, value)
         yield ("figure_link", figure_link)
 
     def stylesheet(self) -> str:
         """The CSS nbconvert's lab template inlines into every page: JupyterLab's styles, its light theme, and the
-        code's colours (Pygments, in the style nbconvert uses, JupyterLab's own)."""
+        code's colours (Pygments, in the style nbconvert uses, JupyterLab's own), every text colour of code and
+        of tracebacks darkened where it had less than 4.5:1 contrast on its background (packer.site.contrast)."""
         env = self.environment
-        lab = [env.loader.get_source(env, name)[0] for name in ("static/index.css", "static/theme-light.css")]
-        return "\n".join([*lab, HtmlFormatter(style=CSSHTMLHeaderPreprocessor().style).get_style_defs(".highlight")])
+        index, theme = (env.loader.get_source(env, name)[0] for name in ("static/index.css", "static/theme-light.css"))
+        index = re.sub(r"\.ansi-[\w-]+-fg\s*\{[^}]*\}", lambda m: legible_colours(m[0], ERROR_BACKGROUND), index)
+        theme = legible_colours(theme, CODE_BACKGROUND, properties=r"--jp-mirror-editor-[\w-]+-color")
+        pygments = HtmlFormatter(style=CSSHTMLHeaderPreprocessor().style).get_style_defs(".highlight")
+        return "\n".join([index, theme, legible_colours(pygments, CODE_BACKGROUND)])
+
+
+def legible_ansi(ansi2html: Any) -> Any:
+    """nbconvert's ansi2html filter with the colours it writes into style attributes (a traceback's 256-colour
+    codes) darkened to 4.5:1 on the error background, the darkest that ANSI text is shown on."""
+
+    def filter_(text: str, *args: Any, **kwargs: Any) -> str:
+        return legible_styles(ansi2html(text, *args, **kwargs), ERROR_BACKGROUND)
+
+    return filter_
 
 
 def check_executed(notebook: nbformat.NotebookNode, source: Path) -> None:
@@ -205,4 +224,4 @@ def render_page(exporter: SiteExporter, page: Page, chrome: dict[str, str]) -> t
         "output_files_dir": f"{page.source.stem}_files",
     }
     body, written = exporter.from_notebook_node(notebook, resources=resources)
-    return body, written.get("outputs", {})
+    return scrolling_blocks(body), written.get("outputs", {})

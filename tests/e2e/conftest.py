@@ -320,6 +320,17 @@ def lab_page(module_page: SharedPage) -> Iterator[SharedPage]:
 
 
 @pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole site, built once for the session as `make site` builds it (packer.site.build), in a temporary
+    folder: the site's browser tests read it, none changes it."""
+    from packer.site.build import build
+
+    out = tmp_path_factory.mktemp("site") / "_site"
+    build(ROOT, out)
+    return out
+
+
+@pytest.fixture(scope="session")
 def screenshots() -> Path:
     """The git-ignored folder the browser tests leave their screenshots in, for a reviewer to look at."""
     SCREENSHOTS.mkdir(exist_ok=True)

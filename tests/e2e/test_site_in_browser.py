@@ -4,7 +4,7 @@ loaded, every link of the site answered, math rendered, no raw markdown, each ex
 search box finding a phrase and its first result opening the page that has it, the contents folded on a phone's
 screen and a figure opening full size on a tap, and not one request to anywhere but the server on 127.0.0.1.
 
-The whole site is built once for the module (packer.site.build, as `make site` does) into a temporary folder and
+The whole site is built once for the session (packer.site.build, as `make site` does: tests/e2e/conftest.py) into a temporary folder and
 served by Python's http.server from a thread; one page is also opened from the folder itself (file://)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from packer.site.build import GUIDE_ORDER, LIVE_NOTE, build
+from packer.site.build import GUIDE_ORDER, LIVE_NOTE
 from test_saved_outputs import build_paths
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,10 +39,8 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "_site"
-    build(ROOT, out)
-    return out
+def site(built_site: Path) -> Path:
+    return built_site  # built once for the session (tests/e2e/conftest.py)
 
 
 @contextmanager
