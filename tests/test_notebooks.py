@@ -99,3 +99,58 @@ def test_no_output_carries_an_address_or_a_temp_path(name):
         for out in cell.get("outputs", []):
             text = out.get("text", "") + str(out.get("data", {}).get("text/plain", ""))
             assert not re.search(r"0x[0-9a-fA-F]{6,}|/tmp/ipykernel_", text), text
+
+
+def _figure_outputs(nb: nbformat.NotebookNode) -> list[dict]:
+    """Every output holding a PNG: the code cells' own, and those saved inside a widget's state (an explorer's
+    output area, which the site shows as a still)."""
+    found = [out for cell in _code_cells(nb) for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    for model in state.values():
+        for out in model.get("state", {}).get("outputs", []):
+            if "image/png" in out.get("data", {}):
+                found.append(out)
+    return found
+
+
+FIGURE_NOTEBOOKS = sorted(
+    path.relative_to(ROOT).as_posix()
+    for folder in ("notebooks", "solutions", "exercises")
+    for path in (ROOT / folder).glob("*.ipynb")
+)
+
+
+def undescribed(nb: nbformat.NotebookNode) -> list[str]:
+    """What is wrong with each figure that does not say what it shows (empty when every figure does)."""
+    problems = []
+    for out in _figure_outputs(nb):
+        text = out["data"].get("text/plain", "")
+        alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
+        if not alt.strip():
+            problems.append("no alt text (draw it with a packer.lab plot_* function)")
+        elif text != alt:
+            problems.append("text/plain and alt differ")
+        if text.startswith("<Figure size"):
+            problems.append(f"matplotlib's default text instead of a description: {text}")
+    return problems
+
+
+@pytest.mark.parametrize("path", FIGURE_NOTEBOOKS)
+def test_every_figure_says_what_it_shows(path):
+    """A screen reader, nbconvert's HTML and nbval all get the figure's description (packer.lab.figures)."""
+    assert undescribed(nbformat.read(ROOT / path, as_version=4)) == []
+
+
+def test_the_figure_check_finds_an_undescribed_figure_and_passes_a_described_one():
+    from packer.lab.figures import DescribedFigure, png_bytes
+    from matplotlib.figure import Figure
+
+    bare = nbformat.v4.new_output("display_data", {"image/png": "iVBOR", "text/plain": "<Figure size 1x1>"})
+    data, metadata = DescribedFigure(Figure(), "An empty figure.")._repr_mimebundle_()
+    data["image/png"] = png_bytes(Figure()).hex()
+    described = nbformat.v4.new_output("display_data", data, metadata=metadata)
+    cells = [nbformat.v4.new_code_cell(outputs=[out]) for out in (bare, described)]
+    assert undescribed(nbformat.v4.new_notebook(cells=cells)) == [
+        "no alt text (draw it with a packer.lab plot_* function)",
+        "matplotlib's default text instead of a description: <Figure size 1x1>",
+    ]

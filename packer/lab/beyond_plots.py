@@ -68,7 +68,7 @@ def plot_layout(ranks_in_order: Sequence[int], laid_out: Sequence[int]) -> Descr
 
 def describe_threshold_sweep(thresholds: Sequence[float], totals: Sequence[tuple[int, int, int]]) -> str:
     """What plot_threshold_sweep shows, in words: recall and false removals at each threshold."""
-    points = listing(
+    points = "; ".join(
         f"{t}: {caught} of {present} copies caught, {false} false removals"
         for t, (caught, present, false) in zip(thresholds, totals)
     )

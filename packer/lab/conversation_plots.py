@@ -21,7 +21,7 @@ from packer.lab.figures import (
     VERMILLION,
     DescribedFigure,
     figure_with,
-    listing,
+    ranks_text,
 )
 
 POLICY_COLOURS = (BLUE, BLUISH_GREEN, VERMILLION, REDDISH_PURPLE, ORANGE)
@@ -61,7 +61,7 @@ def describe_steps(steps: Sequence[Step], limit: int, title: str) -> str:
     tokens = sum(s.tokens for s in steps)
     shared, cached = sum(s.prefix for s in steps), sum(s.cached for s in steps)
     over = sum(s.tokens > limit for s in steps)
-    breaks = [str(i) for i, s in enumerate(steps, 1) if i > 1 and s.prefix < steps[i - 2].tokens]
+    drops = [i for i, (before, s) in enumerate(zip(steps, steps[1:]), 2) if s.turns <= before.turns]
     return (
         f"Bar chart, {title}: one bar per request (turns 1 to {len(steps)}): its tokens (grey), the part it shares "
         f"with the previous request (green, striped) and the part OpenAI's published rule counts as cached "
@@ -70,9 +70,11 @@ def describe_steps(steps: Sequence[Step], limit: int, title: str) -> str:
         f"{over} of {len(steps)} are over the limit. In all {tokens} tokens sent, {shared} shared with the "
         f"request before, {cached} cached ({cached / tokens if tokens else 0:.1%}). "
         + (
-            f"The prefix breaks (shorter than the request before) at turns {listing(breaks)}."
-            if breaks
-            else "Every request extends the one before."
+            f"A turn is dropped before the requests at turns {ranks_text(drops)} (each keeps no more turns than the "
+            f"one before); there the shared part is {min(steps[i - 1].prefix for i in drops)} to "
+            f"{max(steps[i - 1].prefix for i in drops)} tokens."
+            if drops
+            else "No turn is dropped: each request keeps one turn more than the one before."
         )
     )
 
@@ -110,8 +112,8 @@ def describe_cache_tradeoff(points: Sequence[tuple[str, float, float]]) -> str:
     """What plot_cache_tradeoff shows, in words: each run's mean turns kept and cached share."""
     watermark = [p for p in points if p[0].startswith("low")]
     others = [p for p in points if not p[0].startswith("low")]
-    text = listing(f"{label}: {turns:.1f} turns, {share:.1%} cached" for label, turns, share in watermark)
-    rest = listing(f"{label}: {turns:.1f} turns, {share:.1%} cached" for label, turns, share in others)
+    text = "; ".join(f"{label}: {turns:.1f} turns, {share:.1%} cached" for label, turns, share in watermark)
+    rest = "; ".join(f"{label}: {turns:.1f} turns, {share:.1%} cached" for label, turns, share in others)
     return (
         "Scatter plot of the share of input tokens cached (OpenAI's rule) against the turns kept per request "
         f"(mean over the run), each point labelled. Trimming to a lower watermark when over (circles joined by a "

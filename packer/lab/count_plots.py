@@ -62,7 +62,7 @@ def _kind_legend(ax, extra: list | None = None, cue: str = "marker") -> None:
 
 def describe_ratios(measured: Sequence[Measured]) -> str:
     """What plot_ratios shows, in words: each sample's median and 5–95% range of chars/4 ÷ real tokens."""
-    rows = listing(
+    rows = "; ".join(
         f"{m.sample.name} ({m.sample.kind}): median {median(m.ratios()):.2f}, "
         f"5–95% {nearest_rank(m.ratios(), 0.05):.2f} to {nearest_rank(m.ratios(), 0.95):.2f}"
         for m in measured
@@ -99,7 +99,7 @@ def plot_ratios(measured: Sequence[Measured]) -> DescribedFigure:
 def describe_headroom(measured: Sequence[Measured], percents: tuple[int, int] = (95, 99)) -> str:
     """What plot_headroom shows, in words: each sample's headroom for both percentiles."""
     low, high = percents
-    rows = listing(
+    rows = "; ".join(
         f"{m.sample.name} {headroom_needed(m, low):+d}% and {headroom_needed(m, high):+d}%" for m in measured
     )
     return (
@@ -190,7 +190,7 @@ def describe_splits(found: Sequence[tuple[str, Sequence[Split]]]) -> str:
     return (
         "Stacked horizontal bars, one per sample: of the cuts at whitespace, the share where the joined text "
         "measures fewer tokens than its two parts (plain bar), as many (dotted) or more (striped). "
-        f"Top to bottom: {listing(rows)}."
+        f"Top to bottom: {'; '.join(rows)}."
     )
 
 

@@ -204,7 +204,7 @@ def test_the_layout_lists_both_orders():
 
 def test_the_threshold_sweep_gives_recall_and_false_removals():
     text = describe_threshold_sweep([0.3, 0.9], [(9, 10, 4), (2, 10, 0)])
-    assert "0.3: 9 of 10 copies caught, 4 false removals and 0.9: 2 of 10 copies caught, 0 false removals" in text
+    assert "0.3: 9 of 10 copies caught, 4 false removals; 0.9: 2 of 10 copies caught, 0 false removals" in text
 
 
 def _choice(strategy: str, chosen: tuple[str, ...], tokens: int, distinct: int) -> Choice:
@@ -240,7 +240,9 @@ def test_the_conversation_figures():
     text = describe_steps(steps, 200, "drop turns")
     assert "turns 1 to 4" in text and "limit, 200 tokens" in text and "from 100 to 300 tokens; 1 of 4 are over" in text
     assert "In all 690 tokens sent, 300 shared with the request before, 128 cached (18.6%)" in text
-    assert text.endswith("at turns 3.")
+    assert text.endswith(
+        "dropped before the requests at turns 3 (each keeps no more turns than the one before); there the shared part is 60 to 60 tokens."
+    )
     trade = describe_cache_tradeoff([("low 100", 9.5, 0.5), ("low 50", 8.0, 0.7), ("summary", 10.0, 0.3)])
-    assert "low 100: 9.5 turns, 50.0% cached and low 50: 8.0 turns, 70.0% cached" in trade
+    assert "low 100: 9.5 turns, 50.0% cached; low 50: 8.0 turns, 70.0% cached" in trade
     assert "Other policies (squares): summary: 10.0 turns, 30.0% cached" in trade
