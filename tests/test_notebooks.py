@@ -4,6 +4,7 @@ nbval (configured in pyproject.toml) re-runs every lesson and compares its outpu
 what nbval cannot see: cells that were never executed, out-of-order runs, and the lesson structure.
 """
 
+import html
 import re
 from pathlib import Path
 
@@ -101,16 +102,12 @@ def test_no_output_carries_an_address_or_a_temp_path(name):
             assert not re.search(r"0x[0-9a-fA-F]{6,}|/tmp/ipykernel_", text), text
 
 
-def _figure_outputs(nb: nbformat.NotebookNode) -> list[dict]:
-    """Every output holding a PNG: the code cells' own, and those saved inside a widget's state (an explorer's
-    output area, which the site shows as a still)."""
-    found = [out for cell in _code_cells(nb) for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
+def _output_lists(nb: nbformat.NotebookNode) -> list[list[dict]]:
+    """Every list of outputs: each code cell's own, and each saved inside a widget's state (an explorer's output
+    area, which the site shows as a still)."""
+    lists = [cell.get("outputs", []) for cell in _code_cells(nb)]
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
-    for model in state.values():
-        for out in model.get("state", {}).get("outputs", []):
-            if "image/png" in out.get("data", {}):
-                found.append(out)
-    return found
+    return lists + [model.get("state", {}).get("outputs", []) for model in state.values()]
 
 
 FIGURE_NOTEBOOKS = sorted(
@@ -121,17 +118,24 @@ FIGURE_NOTEBOOKS = sorted(
 
 
 def undescribed(nb: nbformat.NotebookNode) -> list[str]:
-    """What is wrong with each figure that does not say what it shows (empty when every figure does)."""
+    """What is wrong with each figure that does not say what it shows (empty when every figure does): each PNG
+    needs its description as alt and as text/plain, then an output with the description in words (HTML)."""
     problems = []
-    for out in _figure_outputs(nb):
-        text = out["data"].get("text/plain", "")
-        alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
-        if not alt.strip():
-            problems.append("no alt text (draw it with a packer.lab plot_* function)")
-        elif text != alt:
-            problems.append("text/plain and alt differ")
-        if text.startswith("<Figure size"):
-            problems.append(f"matplotlib's default text instead of a description: {text}")
+    for outputs in _output_lists(nb):
+        for index, out in enumerate(outputs):
+            if "image/png" not in out.get("data", {}):
+                continue
+            text = out["data"].get("text/plain", "")
+            alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
+            following = outputs[index + 1].get("data", {}) if index + 1 < len(outputs) else {}
+            if not alt.strip():
+                problems.append("no alt text (draw it with a packer.lab plot_* function)")
+            elif text != alt:
+                problems.append("text/plain and alt differ")
+            elif html.escape(alt) not in following.get("text/html", ""):
+                problems.append("no description in words after the figure")
+            if text.startswith("<Figure size"):
+                problems.append(f"matplotlib's default text instead of a description: {text}")
     return problems
 
 
@@ -142,15 +146,19 @@ def test_every_figure_says_what_it_shows(path):
 
 
 def test_the_figure_check_finds_an_undescribed_figure_and_passes_a_described_one():
-    from packer.lab.figures import DescribedFigure, png_bytes
     from matplotlib.figure import Figure
 
+    from packer.lab.figures import DescribedFigure, png_bytes
+
     bare = nbformat.v4.new_output("display_data", {"image/png": "iVBOR", "text/plain": "<Figure size 1x1>"})
-    data, metadata = DescribedFigure(Figure(), "An empty figure.")._repr_mimebundle_()
-    data["image/png"] = png_bytes(Figure()).hex()
-    described = nbformat.v4.new_output("display_data", data, metadata=metadata)
-    cells = [nbformat.v4.new_code_cell(outputs=[out]) for out in (bare, described)]
+    described = DescribedFigure(Figure(), "An <empty> figure.")
+    data, metadata = described._repr_mimebundle_()
+    data["image/png"] = png_bytes(described).hex()
+    figure = nbformat.v4.new_output("display_data", data, metadata=metadata)
+    words = nbformat.v4.new_output("display_data", described.in_words())
+    cells = [nbformat.v4.new_code_cell(outputs=outputs) for outputs in ([bare], [figure, words], [figure])]
     assert undescribed(nbformat.v4.new_notebook(cells=cells)) == [
         "no alt text (draw it with a packer.lab plot_* function)",
         "matplotlib's default text instead of a description: <Figure size 1x1>",
+        "no description in words after the figure",
     ]

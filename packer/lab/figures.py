@@ -8,6 +8,7 @@ only cue: each category also gets a hatch pattern, a marker or a line style (`CA
 
 from __future__ import annotations
 
+import html
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -50,10 +51,15 @@ def png_bytes(figure: Figure | DescribedFigure) -> bytes:
     return buffer.getvalue()
 
 
+SUMMARY = "The figure in words"
+
+
 @dataclass(frozen=True)
 class DescribedFigure:
-    """A figure and a text alternative written from the same data: a notebook shows the PNG with the text as
-    its plain-text form and as the image's `alt` (output metadata, which nbconvert's HTML reads)."""
+    """A figure and a text alternative written from the same data. A notebook shows two outputs: the PNG, with the
+    description as its text/plain and as its `alt` (output metadata, which nbconvert's HTML reads); then the
+    description again as a collapsed "The figure in words" (JupyterLab 4 gives an image no alt text, so this is
+    what a screen reader there can read)."""
 
     figure: Figure
     description: str
@@ -62,6 +68,19 @@ class DescribedFigure:
         """PNG plus the description (text/plain), and the description as the PNG's alt text."""
         data = {"image/png": png_bytes(self.figure), "text/plain": self.description}
         return data, {"image/png": {"alt": self.description}}
+
+    def in_words(self) -> dict[str, str]:
+        """The description as a collapsed HTML disclosure (text/html), with the plain text beside it."""
+        shown = f"<details><summary>{SUMMARY}</summary><p>{html.escape(self.description)}</p></details>"
+        return {"text/html": shown, "text/plain": f"{SUMMARY}: {self.description}"}
+
+    def _ipython_display_(self) -> None:
+        """Display the figure, then its description in words (both outputs carry the description)."""
+        from IPython.display import display
+
+        data, metadata = self._repr_mimebundle_()
+        display(data, metadata=metadata, raw=True)
+        display(self.in_words(), raw=True)
 
     @property
     def axes(self) -> list:

@@ -76,6 +76,21 @@ def test_the_notebook_gets_the_png_the_description_and_the_alt():
     assert not data["text/plain"].startswith("<Figure")
 
 
+def test_a_notebook_shows_the_figure_then_the_description_in_words(monkeypatch):
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda data, **options: shown.append((data, options)))
+    described = plot_trace(trace_chunks(CHUNKS, 100))
+    described._ipython_display_()
+    (figure, figure_options), (words, words_options) = shown
+    assert (figure, figure_options["metadata"]) == described._repr_mimebundle_()
+    assert words == described.in_words() and figure_options["raw"] and words_options["raw"]
+    assert words["text/html"].startswith("<details><summary>The figure in words</summary><p>Bar chart.")
+    assert words["text/plain"] == "The figure in words: " + described.description
+    assert "&lt;b&gt;" in figure_with(described.figure, "a <b> tag").in_words()["text/html"]
+
+
 def test_the_trace_names_each_candidate_its_cost_and_why_it_was_skipped():
     text = describe_trace(trace_chunks(CHUNKS, 100))
     assert "limit, 100 tokens" in text
