@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from packer.lab.figures import (
-    BLACK,
+    EDGE,
     BLUE,
     BLUISH_GREEN,
     GREY,
@@ -130,8 +130,7 @@ def plot_per_token(questions: Sequence[str], table: Sequence[Sequence[Choice]]) 
             width * 0.95,
             color=colour,
             hatch=hatch or None,
-            edgecolor="white",
-            hatchcolor=BLACK,
+            edgecolor=EDGE,
             label=table[0][s].strategy,
         )
     ax.set_xticks(range(len(questions)), [f"Q{q + 1}" for q in range(len(questions))])
@@ -183,8 +182,7 @@ def plot_strategy_choices(
                 width=0.86,
                 color=colour if kept else "white",
                 hatch=KIND_HATCHES[colour] or None,
-                edgecolor=colour if colour != OTHER else GREY,
-                hatchcolor=BLACK if kept else colour,
+                edgecolor=EDGE if kept else colour if colour != OTHER else GREY,  # the hatch takes this colour
                 linewidth=0.8,
             )
     ax.set_xlim(0.4, len(hits) + 0.6)

@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 
 from packer.lab.conversation import Step
 from packer.lab.figures import (
+    EDGE,
     BLACK,
     BLUE,
     BLUISH_GREEN,
@@ -92,8 +93,7 @@ def plot_steps(steps: Sequence[Step], limit: int, title: str) -> DescribedFigure
         [s.prefix for s in steps],
         color=POLICY_COLOURS[1],
         hatch="//",
-        edgecolor="white",
-        hatchcolor=BLACK,
+        edgecolor=EDGE,
         linewidth=0,
         label="shared with the previous request",
     )

@@ -10,6 +10,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from packer.lab.figures import (
+    EDGE,
     BLACK,
     BLUE,
     BLUISH_GREEN,
@@ -54,7 +55,7 @@ def _kind_legend(ax, extra: list | None = None, cue: str = "marker") -> None:
     handles = [
         Line2D([], [], color=colour, marker=marker, linestyle="", label=kind)
         if cue == "marker"
-        else Patch(facecolor=colour, hatch=hatch or None, edgecolor="white", hatchcolor=BLACK, label=kind)
+        else Patch(facecolor=colour, hatch=hatch or None, edgecolor=EDGE, label=kind)
         for kind, (colour, marker, hatch) in KIND_STYLES.items()
     ] + (extra or [])
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
@@ -127,8 +128,7 @@ def plot_headroom(measured: Sequence[Measured], percents: tuple[int, int] = (95,
                 color=colour,
                 alpha=alpha,
                 hatch=hatch or None,
-                edgecolor="white",
-                hatchcolor=BLACK,
+                edgecolor=EDGE,
             )
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)), [m.sample.name for m in rows])
@@ -203,7 +203,7 @@ def plot_splits(found: Sequence[tuple[str, Sequence[Split]]]) -> DescribedFigure
     for y, (_, splits) in enumerate(rows):
         left = 0.0
         for share, (_, colour, hatch) in zip(_shares(splits), SPLIT_STYLES):
-            ax.barh([y], [share], left=left, color=colour, hatch=hatch or None, edgecolor="white", hatchcolor=BLACK)
+            ax.barh([y], [share], left=left, color=colour, hatch=hatch or None, edgecolor=EDGE)
             left += share
     ax.set_yticks(range(len(rows)), [name for name, _ in rows])
     ax.set_xlim(0, 1)
@@ -211,8 +211,7 @@ def plot_splits(found: Sequence[tuple[str, Sequence[Split]]]) -> DescribedFigure
     ax.set_title("joined text against the sum of its two parts")
     ax.legend(
         handles=[
-            Patch(facecolor=c, hatch=h or None, edgecolor="white", hatchcolor=BLACK, label=f"whole: {label}")
-            for label, c, h in SPLIT_STYLES
+            Patch(facecolor=c, hatch=h or None, edgecolor=EDGE, label=f"whole: {label}") for label, c, h in SPLIT_STYLES
         ],
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),

@@ -20,6 +20,9 @@ BLACK, ORANGE, SKY_BLUE, BLUISH_GREEN = "#000000", "#E69F00", "#56B4E9", "#009E7
 YELLOW, BLUE, VERMILLION, REDDISH_PURPLE = "#F0E442", "#0072B2", "#D55E00", "#CC79A7"
 OKABE_ITO = (BLACK, ORANGE, SKY_BLUE, BLUISH_GREEN, YELLOW, BLUE, VERMILLION, REDDISH_PURPLE)
 GREY, LIGHT_GREY = "#999999", "#dddddd"  # neutral: "already counted", "other", "headroom"
+# Edges of hatched fills: matplotlib before 3.11 draws a hatch in its patch's edge colour (3.11 added `hatchcolor`),
+# so the edge is dark wherever a hatch must show on a coloured fill, in every version pyproject.toml allows.
+EDGE = "#222222"
 
 KEPT, SKIPPED = BLUISH_GREEN, VERMILLION  # kept bars are solid, skipped ones hatched (SKIPPED_HATCH)
 SKIPPED_HATCH = "//"

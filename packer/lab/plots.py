@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from packer.lab.figures import (
+    EDGE,
     BLACK,
     BLUE,
     KEPT,
@@ -75,12 +76,12 @@ def plot_trace(trace: Trace, title: str = "") -> DescribedFigure:
     bottom = [b + before for b, before in zip(bottom, befores)]
     for x, (step, base) in enumerate(zip(trace.steps, bottom)):
         colour, hatch = (KEPT, None) if step.kept else (SKIPPED, SKIPPED_HATCH)
-        ax.bar(x, step.cost, bottom=base, color=colour, hatch=hatch, edgecolor="white", hatchcolor=BLACK)
+        ax.bar(x, step.cost, bottom=base, color=colour, hatch=hatch, edgecolor=EDGE)
     ax.axhline(trace.limit, color=LIMIT, linestyle="--", linewidth=1.5, label=f"limit {trace.limit}")
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Patch(color=KEPT, label="candidate: kept"),
-        Patch(facecolor=SKIPPED, hatch=SKIPPED_HATCH, edgecolor="white", hatchcolor=BLACK, label="candidate: skipped"),
+        Patch(facecolor=SKIPPED, hatch=SKIPPED_HATCH, edgecolor=EDGE, label="candidate: skipped"),
     ]
     ax.set_xticks(list(xs), [step.label for step in trace.steps])
     ax.set_ylabel(trace.unit)
@@ -115,8 +116,7 @@ def _stacked_budget_bars(
                 left=left,
                 color=colour,
                 hatch=hatch or None,
-                edgecolor="white",
-                hatchcolor=BLACK,
+                edgecolor=EDGE,
                 label=legend if name not in labelled else None,
             )
             labelled.add(name)

@@ -9,7 +9,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from packer.lab.figures import (
-    BLACK,
+    GREY,
+    EDGE,
     BLUE,
     BLUISH_GREEN,
     LINE_STYLES,
@@ -69,8 +70,7 @@ def plot_choices(outcomes: Sequence[Outcome], hits: Sequence[Hit], costs: Sequen
             width=0.86,
             color=[colour if k else "white" for k in kept],
             hatch=OVER_HATCH if outcome.over else None,
-            edgecolor="#6c757d",
-            hatchcolor=BLACK,
+            edgecolor=EDGE if outcome.over else GREY,  # the hatch takes the edge colour
             linewidth=0.5,
         )
     for hit, cost in zip(hits, costs):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from packer.lab.figures import BLACK, GREY, DescribedFigure, category_style, figure_with, listing
+from packer.lab.figures import BLACK, EDGE, GREY, DescribedFigure, category_style, figure_with, listing
 from packer.lab.request_budget import PARTS, Budget
 
 # Each part a colour and a hatch (headroom: hatched white, a pale fill alone vanishes against the page).
@@ -52,8 +52,7 @@ def plot_budgets(budgets: Sequence[Budget], labels: Sequence[str] | None = None)
                 left=left,
                 color=colour,
                 hatch=hatch or None,
-                edgecolor=GREY if name == "headroom" else "white",
-                hatchcolor=GREY if name == "headroom" else BLACK,
+                edgecolor=GREY if name == "headroom" else EDGE,  # the hatch takes the edge colour
                 linewidth=0.6,
                 label=name if name not in drawn and tokens > 0 else None,
             )

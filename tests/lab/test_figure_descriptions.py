@@ -261,3 +261,63 @@ def test_the_conversation_figures():
     trade = describe_cache_tradeoff([("low 100", 9.5, 0.5), ("low 50", 8.0, 0.7), ("summary", 10.0, 0.3)])
     assert "low 100: 9.5 turns, 50.0% cached; low 50: 8.0 turns, 70.0% cached" in trade
     assert "Other policies (squares): summary: 10.0 turns, 30.0% cached" in trade
+
+
+def _pairs():
+    """(plot, describe) per kind of figure, on the small data above: each plot_* must attach its describe_*."""
+    from packer.lab import beyond_plots as b
+    from packer.lab import conversation_plots as c
+    from packer.lab import count_plots as n
+    from packer.lab import plots as p
+    from packer.lab import policy_plots as o
+    from packer.lab import request_plots as r
+
+    plan = packer.plan_budget({"task": 40, "context": 200, "constraints": 8, "format": 4, "examples": 80}, 120)
+    check = packer.check_sections(FIFO_EXAMPLE, 90)
+    outcomes = [_outcome("greedy", ("p1", "p2"), 90, 23), _outcome("wide", ("p6",), 120, 4)]
+    budget = Budget("v7", 256, 64, (("control tokens", 3), ("passages", 150), ("headroom", 39)), (), (), 0, ())
+    table = [[_choice("greedy", ("p1",), 400, 2), _choice("filter", ("p2",), 500, 3)]]
+    steps = [Step(1, 100, 0, 0), Step(2, 150, 100, 0), Step(2, 140, 60, 0)]
+    splits = [("one", [Split("a", "b", 3, 2), Split("a", "b", 3, 4)])]
+    work = {100: (10_000, 1_000), 200: (40_000, 2_000)}
+    used = ([0, 1, 2], [0, 1, 2], [0, 0, 2])
+    thresholds = ([0.3, 0.9], [(9, 10, 4), (2, 10, 0)])
+    sweep = (["system"], [100, 110], [None, ["system"]])
+    points = [("low 100", 9.5, 0.5), ("summary", 10.0, 0.3)]
+    return {
+        "plan": (lambda: p.plot_plan(plan), lambda: describe_plan(plan)),
+        "check": (lambda: p.plot_check(check, FIFO_EXAMPLE), lambda: describe_check(check, FIFO_EXAMPLE)),
+        "budget used": (lambda: p.plot_budget_used(*used), lambda: describe_budget_used(*used)),
+        "work": (lambda: p.plot_work(work), lambda: describe_work(work)),
+        "ratios": (lambda: n.plot_ratios([PROSE, DATA]), lambda: describe_ratios([PROSE, DATA])),
+        "headroom": (lambda: n.plot_headroom([PROSE, DATA]), lambda: describe_headroom([PROSE, DATA])),
+        "bytes bound": (lambda: n.plot_bytes_bound([PROSE, DATA]), lambda: describe_bytes_bound([PROSE, DATA])),
+        "splits": (lambda: n.plot_splits(splits), lambda: describe_splits(splits)),
+        "errors": (lambda: n.plot_errors(PROSE, "chars/4", 1), lambda: describe_errors(PROSE, "chars/4", 1)),
+        "choices": (
+            lambda: o.plot_choices(outcomes, HITS, [1, 2, 3, 4, 5, 6]),
+            lambda: o.describe_choices(outcomes, HITS, [1, 2, 3, 4, 5, 6]),
+        ),
+        "sweep": (lambda: o.plot_sweep([100], lambda _: outcomes), lambda: o.describe_sweep([100], [outcomes])),
+        "budgets": (lambda: r.plot_budgets([budget]), lambda: r.describe_budgets([budget])),
+        "threshold": (lambda: b.plot_threshold_sweep(*thresholds), lambda: describe_threshold_sweep(*thresholds)),
+        "per token": (lambda: b.plot_per_token(["q"], table), lambda: describe_per_token(["q"], table)),
+        "strategies": (
+            lambda: b.plot_strategy_choices(table[0], HITS, {"p1"}, {"p2"}),
+            lambda: describe_strategy_choices(table[0], HITS, {"p1"}, {"p2"}),
+        ),
+        "parts": (lambda: b.plot_parts_sweep(*sweep), lambda: describe_parts_sweep(*sweep)),
+        "turns": (
+            lambda: c.plot_turns_kept([1, 2], {"drop": [1, 2]}, 3),
+            lambda: describe_turns_kept([1, 2], {"drop": [1, 2]}, 3),
+        ),
+        "steps": (lambda: c.plot_steps(steps, 120, "t"), lambda: describe_steps(steps, 120, "t")),
+        "tradeoff": (lambda: c.plot_cache_tradeoff(points), lambda: describe_cache_tradeoff(points)),
+    }
+
+
+@pytest.mark.parametrize("kind", list(_pairs()))
+def test_each_plot_attaches_the_description_of_its_own_data(kind):
+    plot, describe = _pairs()[kind]
+    described = plot()
+    assert described.description == describe() and described.figure.axes
