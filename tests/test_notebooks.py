@@ -4,6 +4,7 @@ nbval (configured in pyproject.toml) re-runs every lesson and compares its outpu
 what nbval cannot see: cells that were never executed, out-of-order runs, and the lesson structure.
 """
 
+import html
 import re
 from pathlib import Path
 
@@ -99,3 +100,65 @@ def test_no_output_carries_an_address_or_a_temp_path(name):
         for out in cell.get("outputs", []):
             text = out.get("text", "") + str(out.get("data", {}).get("text/plain", ""))
             assert not re.search(r"0x[0-9a-fA-F]{6,}|/tmp/ipykernel_", text), text
+
+
+def _output_lists(nb: nbformat.NotebookNode) -> list[list[dict]]:
+    """Every list of outputs: each code cell's own, and each saved inside a widget's state (an explorer's output
+    area, which the site shows as a still)."""
+    lists = [cell.get("outputs", []) for cell in _code_cells(nb)]
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    return lists + [model.get("state", {}).get("outputs", []) for model in state.values()]
+
+
+FIGURE_NOTEBOOKS = sorted(
+    path.relative_to(ROOT).as_posix()
+    for folder in ("notebooks", "solutions", "exercises")
+    for path in (ROOT / folder).glob("*.ipynb")
+)
+
+
+def undescribed(nb: nbformat.NotebookNode) -> list[str]:
+    """What is wrong with each figure that does not say what it shows (empty when every figure does): each PNG
+    needs its description as alt and as text/plain, then an output with the description in words (HTML)."""
+    problems = []
+    for outputs in _output_lists(nb):
+        for index, out in enumerate(outputs):
+            if "image/png" not in out.get("data", {}):
+                continue
+            text = out["data"].get("text/plain", "")
+            alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
+            following = outputs[index + 1].get("data", {}) if index + 1 < len(outputs) else {}
+            if not alt.strip():
+                problems.append("no alt text (draw it with a packer.lab plot_* function)")
+            elif text != alt:
+                problems.append("text/plain and alt differ")
+            elif html.escape(alt) not in following.get("text/html", ""):
+                problems.append("no description in words after the figure")
+            if text.startswith("<Figure size"):
+                problems.append(f"matplotlib's default text instead of a description: {text}")
+    return problems
+
+
+@pytest.mark.parametrize("path", FIGURE_NOTEBOOKS)
+def test_every_figure_says_what_it_shows(path):
+    """A screen reader, nbconvert's HTML and nbval all get the figure's description (packer.lab.figures)."""
+    assert undescribed(nbformat.read(ROOT / path, as_version=4)) == []
+
+
+def test_the_figure_check_finds_an_undescribed_figure_and_passes_a_described_one():
+    from matplotlib.figure import Figure
+
+    from packer.lab.figures import DescribedFigure, png_bytes
+
+    bare = nbformat.v4.new_output("display_data", {"image/png": "iVBOR", "text/plain": "<Figure size 1x1>"})
+    described = DescribedFigure(Figure(), "An <empty> figure.")
+    data, metadata = described._repr_mimebundle_()
+    data["image/png"] = png_bytes(described).hex()
+    figure = nbformat.v4.new_output("display_data", data, metadata=metadata)
+    words = nbformat.v4.new_output("display_data", described.in_words())
+    cells = [nbformat.v4.new_code_cell(outputs=outputs) for outputs in ([bare], [figure, words], [figure])]
+    assert undescribed(nbformat.v4.new_notebook(cells=cells)) == [
+        "no alt text (draw it with a packer.lab plot_* function)",
+        "matplotlib's default text instead of a description: <Figure size 1x1>",
+        "no description in words after the figure",
+    ]

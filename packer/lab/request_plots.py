@@ -1,4 +1,5 @@
-"""Figures for lesson 07: where a context window goes, one stacked bar per packed request."""
+"""Figures for lesson 07: where a context window goes, one stacked bar per packed request. plot_budgets returns the
+figure with a text description written by describe_budgets, from the same data."""
 
 from __future__ import annotations
 
@@ -6,15 +7,31 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
+from packer.lab.figures import BLACK, EDGE, GREY, DescribedFigure, category_style, figure_with, listing
 from packer.lab.request_budget import PARTS, Budget
 
-PART_COLOURS = dict(
-    zip(PARTS, ("#6c757d", "#adb5bd", "#e9c46a", "#2a9d8f", "#8d99ae", "#b8c0ff", "#e76f51", "#eeeeee"))
-)
-WINDOW = "#264653"
+# Each part a colour and a hatch (headroom: hatched white, a pale fill alone vanishes against the page).
+PART_STYLES = {name: category_style(i) for i, name in enumerate(PARTS)} | {"headroom": ("white", "///")}
+PART_COLOURS = {name: colour for name, (colour, _) in PART_STYLES.items()}
+WINDOW = BLACK
 
 
-def plot_budgets(budgets: Sequence[Budget], labels: Sequence[str] | None = None) -> Figure:
+def describe_budgets(budgets: Sequence[Budget], labels: Sequence[str] | None = None) -> str:
+    """What plot_budgets shows, in words: each request's parts in tokens, left to right, against its window."""
+    labels = list(labels) if labels is not None else [f"Mistral {b.version}" for b in budgets]
+    windows = sorted({b.window for b in budgets})
+    rows = [
+        f"{label}: {listing(f'{name} {tokens}' for name, tokens in budget.parts if tokens > 0)}"
+        for label, budget in zip(labels, budgets)
+    ]
+    return (
+        f"Stacked horizontal bar chart, one bar per request, top to bottom, its parts in tokens left to right up to "
+        f"the window ({' / '.join(map(str, windows))} tokens, a dashed line); each part has its own colour and hatch. "
+        f"{'. '.join(rows)}."
+    )
+
+
+def plot_budgets(budgets: Sequence[Budget], labels: Sequence[str] | None = None) -> DescribedFigure:
     """One horizontal bar per request (top to bottom), its parts stacked left to right to the window."""
     if not budgets:
         raise ValueError("budgets: expected at least one Budget")
@@ -28,14 +45,14 @@ def plot_budgets(budgets: Sequence[Budget], labels: Sequence[str] | None = None)
     for y, budget in enumerate(reversed(budgets)):
         left = 0
         for name, tokens in budget.parts:
-            headroom = name == "headroom"  # drawn hatched: a pale fill alone vanishes against the page
+            colour, hatch = PART_STYLES[name]
             ax.barh(
                 [y],
                 [tokens],
                 left=left,
-                color="white" if headroom else PART_COLOURS[name],
-                hatch="///" if headroom else None,
-                edgecolor="#adb5bd" if headroom else "white",
+                color=colour,
+                hatch=hatch or None,
+                edgecolor=GREY if name == "headroom" else EDGE,  # the hatch takes the edge colour
                 linewidth=0.6,
                 label=name if name not in drawn and tokens > 0 else None,
             )
@@ -64,4 +81,4 @@ def plot_budgets(budgets: Sequence[Budget], labels: Sequence[str] | None = None)
     )
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    return fig
+    return figure_with(fig, describe_budgets(budgets, labels))

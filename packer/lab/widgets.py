@@ -4,20 +4,19 @@ directly; the widgets only collect values and show the view."""
 from __future__ import annotations
 
 import functools
-import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
-from IPython.display import Image, clear_output, display
-from matplotlib.figure import Figure
+from IPython.display import clear_output, display
 
 from packer.chunks import assemble_context
 from packer.counters import COUNTERS
 from packer.lab.corpus import sample as corpus_sample
 from packer.lab.corpus import samples as corpus_samples
 from packer.lab.count_plots import plot_errors
+from packer.lab.figures import DescribedFigure
 from packer.lab.measure import UNITS, Measured, measure
 from packer.lab.plots import plot_check, plot_plan, plot_trace
 from packer.lab.seams import format_seams, unescape
@@ -29,10 +28,10 @@ from packer.validation import require_passages
 
 @dataclass(frozen=True)
 class View:
-    """What an explorer shows for one set of control values: a text table and a figure (or None)."""
+    """What an explorer shows for one set of control values: a text table and a described figure (or None)."""
 
     text: str
-    figure: Figure | None = None
+    figure: DescribedFigure | None = None
 
 
 def _guarded(build: Callable[[], View]) -> View:
@@ -174,18 +173,11 @@ class Explorer:
             clear_output(wait=True)
             print(self.last.text)
             if self.last.figure is not None:
-                display(Image(data=png_bytes(self.last.figure)))
+                display(self.last.figure)  # the PNG with its description as text/plain and as alt
         return self.last
 
     def _ipython_display_(self) -> None:
         display(self.widget)
-
-
-def png_bytes(figure: Figure) -> bytes:
-    """The figure as PNG, drawn once (the notebook's own display would lay it out a second time)."""
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
 
 
 def _slider(description: str, value: int, low: int, high: int) -> widgets.IntSlider:

@@ -11,7 +11,8 @@ import statistics
 import time
 
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
-from packer.lab.widgets import chunks_view, plan_view, png_bytes, prompt_view, sections_view, utf8_view
+from packer.lab.figures import png_bytes
+from packer.lab.widgets import chunks_view, plan_view, prompt_view, sections_view, utf8_view
 
 EXAMPLE = [
     {"text": "alpha", "token_count": 40},

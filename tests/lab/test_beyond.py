@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from matplotlib.figure import Figure
+from packer.lab.figures import DescribedFigure
 
 from packer import pack_parts, render_prompt
 from packer.counters import bpe, count_words
@@ -203,16 +203,18 @@ def test_passage_parts_are_lesson_06s_stop_at_first_overflow(limit):
 
 # --- figures and explorer -------------------------------------------------------------------------------------
 def test_figures_are_built():
-    assert isinstance(plot_layout(list(range(1, 8)), ends_first(list(range(1, 8)))), Figure)
-    assert isinstance(plot_threshold_sweep([0.3, 0.5], [repeats.filter_totals(t) for t in (0.3, 0.5)]), Figure)
+    assert isinstance(plot_layout(list(range(1, 8)), ends_first(list(range(1, 8)))), DescribedFigure)
+    assert isinstance(plot_threshold_sweep([0.3, 0.5], [repeats.filter_totals(t) for t in (0.3, 0.5)]), DescribedFigure)
     table = [repeats.compare(q, 600, COUNT) for q in QUESTIONS[:2]]
-    assert isinstance(plot_per_token(QUESTIONS[:2], table), Figure)
+    assert isinstance(plot_per_token(QUESTIONS[:2], table), DescribedFigure)
     hits = repeats.candidates(QUESTIONS[0])
-    assert isinstance(plot_strategy_choices(table[0], hits, set(repeats.relevant(QUESTIONS[0])), set()), Figure)
+    assert isinstance(
+        plot_strategy_choices(table[0], hits, set(repeats.relevant(QUESTIONS[0])), set()), DescribedFigure
+    )
     parts = parts_lab.chat_parts(QUESTIONS[0], rank(QUESTIONS[0])[:5])
     budgets = [200, 400, 800]
     assert isinstance(
-        plot_parts_sweep([p.name for p in parts], budgets, parts_lab.sweep(parts, budgets, COUNT)), Figure
+        plot_parts_sweep([p.name for p in parts], budgets, parts_lab.sweep(parts, budgets, COUNT)), DescribedFigure
     )
 
 
@@ -223,7 +225,7 @@ def test_the_view_shows_the_three_strategies_and_the_filter():
     assert [line.split()[0] for line in lines[3:6]] == ["greedy", "dedup", "MMR"]
     assert lines[6].startswith("filter at 0.5: caught ")
     assert lines[-1].startswith("dedup + greedy, ends first: ")
-    assert isinstance(view.figure, Figure)
+    assert isinstance(view.figure, DescribedFigure)
     assert beyond_view(QUESTIONS[4], 3).text.startswith("ValueError: limit")
     assert beyond_view(QUESTIONS[4], 600, threshold=2.0).text.startswith("ValueError: threshold")
 

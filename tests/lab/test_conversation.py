@@ -4,7 +4,7 @@ prefix of a run, the variants that break it, the figures and the explorer's view
 from __future__ import annotations
 
 import pytest
-from matplotlib.figure import Figure
+from packer.lab.figures import DescribedFigure
 
 import packer.history
 from packer.caching import common_prefix_length, openai_cached_tokens
@@ -169,9 +169,11 @@ def test_measured_requests_records_both_paths_and_restores_measure():
 # --- figures and the explorer -------------------------------------------------------------------------------
 def test_the_figures_draw():
     steps = cv.cache_steps(cv.requests(TRANSCRIPT)[:3])
-    assert isinstance(plot_turns_kept([100, 200], {"a": [1, 2], "b": [2, 3]}, 3), Figure)
-    assert isinstance(plot_steps(steps, 1000, "t"), Figure)
-    assert isinstance(plot_cache_tradeoff([("low 1", 2.0, 0.5), ("low 2", 1.0, 0.6), ("other", 3.0, 0.2)]), Figure)
+    assert isinstance(plot_turns_kept([100, 200], {"a": [1, 2], "b": [2, 3]}, 3), DescribedFigure)
+    assert isinstance(plot_steps(steps, 1000, "t"), DescribedFigure)
+    assert isinstance(
+        plot_cache_tradeoff([("low 1", 2.0, 0.5), ("low 2", 1.0, 0.6), ("other", 3.0, 0.2)]), DescribedFigure
+    )
 
 
 def test_conversation_view_reports_what_the_lesson_prints():
@@ -181,7 +183,7 @@ def test_conversation_view_reports_what_the_lesson_prints():
     kept = len(group_turns(sent[-1])[1])
     assert f"turns {12 - kept + 1}-12 kept ({kept} of 12)" in view.text
     assert f"{run.tokens} input tokens, {run.prefix} shared" in view.text
-    assert isinstance(view.figure, Figure)
+    assert isinstance(view.figure, DescribedFigure)
 
 
 def test_conversation_view_policies_and_errors():

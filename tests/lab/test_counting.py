@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from matplotlib.figure import Figure
+from packer.lab.figures import DescribedFigure
 
 from packer.counters import bpe, count_chars_div4, count_utf8_bytes
 from packer.lab import corpus
@@ -170,7 +170,7 @@ def test_the_figures_draw():
         plot_errors(measured[0], "chars/4", 2),
         plot_splits([("English prose", whitespace_splits(measured[0].sample.passages[0], bpe("cl100k_base")))]),
     ):
-        assert isinstance(figure, Figure) and figure.axes
+        assert isinstance(figure, DescribedFigure) and figure.axes
 
 
 def test_counting_view_reports_the_error_of_the_chosen_unit():
@@ -181,7 +181,7 @@ def test_counting_view_reports_the_error_of_the_chosen_unit():
         f"chars/4 says {estimate} for {tokens} real tokens: error "
         f"{estimate - tokens:+d} ({(estimate - tokens) / tokens:+.0%})"
     )
-    assert isinstance(view.figure, Figure)
+    assert isinstance(view.figure, DescribedFigure)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matplotlib.figure import Figure
+from packer.lab.figures import DescribedFigure
 
 import packer
 from packer.lab.plots import plot_check, plot_plan, plot_trace
@@ -111,7 +111,7 @@ def test_format_trace_reads_as_a_table():
 )
 def test_figures_draw_the_limit_and_a_legend(figure):
     fig = figure()
-    assert isinstance(fig, Figure)
+    assert isinstance(fig, DescribedFigure)
     ax = fig.axes[0]
     assert ax.get_legend() is not None and ax.get_title()
     assert any(line.get_linestyle() == "--" for line in ax.get_lines()), "no budget line"
@@ -158,7 +158,7 @@ def test_counter_menu_switches_the_measure(capsys):
 
 
 def test_the_explorer_shows_its_figure_as_one_png(capsys):
-    from packer.lab.widgets import png_bytes
+    from packer.lab.figures import png_bytes
 
     explorer = explore_chunks(EXAMPLE)
     assert png_bytes(explorer.last.figure).startswith(b"\x89PNG")

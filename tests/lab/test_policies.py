@@ -7,7 +7,7 @@ import itertools
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matplotlib.figure import Figure
+from packer.lab.figures import DescribedFigure
 
 from packer import pack_prompt, render_prompt
 from packer.counters import bpe, count_words
@@ -221,14 +221,16 @@ def test_the_table_has_one_row_per_policy_and_flags_an_overflow(runs):
 
 def test_figures_are_built(runs):
     hits = runs[QUESTIONS[2]]
-    assert isinstance(plot_choices(compare(QUESTIONS[2], hits, 600, COUNT), hits, line_costs(hits, COUNT)), Figure)
-    assert isinstance(plot_sweep([200, 400], lambda b: compare(QUESTIONS[2], hits, b, COUNT)), Figure)
+    assert isinstance(
+        plot_choices(compare(QUESTIONS[2], hits, 600, COUNT), hits, line_costs(hits, COUNT)), DescribedFigure
+    )
+    assert isinstance(plot_sweep([200, 400], lambda b: compare(QUESTIONS[2], hits, b, COUNT)), DescribedFigure)
 
 
 def test_the_view_shows_every_policy_and_a_bad_budget_as_a_readable_error():
     view = policies_view(CHINESE, 600)
     assert "knapsack (text counts)" in view.text and view.text.rstrip().endswith("OVER")
-    assert isinstance(view.figure, Figure)
+    assert isinstance(view.figure, DescribedFigure)
     assert policies_view(CHINESE, 3).text.startswith("ValueError: limit")
     assert policies_view(CHINESE, 600, encoding="gpt2").text.startswith("ValueError: encoding")
 

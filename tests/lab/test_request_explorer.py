@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from matplotlib.figure import Figure
+from packer.lab.figures import DescribedFigure
 
 import packer
 from packer.chat import MISTRAL_VERSIONS, mistral_chat
@@ -101,7 +101,7 @@ def test_the_text_for_known_inputs():
 def test_the_view_shows_the_same_text_and_a_figure():
     view = request_view(QUESTION, PASSAGES, "v7", TOOLS, 256, 64, 6, SYSTEM)
     assert view.text == format_budget(request_budget(QUESTION, PASSAGES, "v7", 256, 64, SYSTEM, TOOLS))
-    assert isinstance(view.figure, Figure)
+    assert isinstance(view.figure, DescribedFigure)
     fewer = request_view(QUESTION, PASSAGES, "v7", (), 256, 64, 2, SYSTEM)
     assert fewer.text.startswith("Mistral v7: window 256, max_output 64, 2 passages offered, 2 kept")
 
