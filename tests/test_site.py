@@ -230,6 +230,24 @@ def test_figures_are_files_beside_the_page_and_each_opens_full_size_from_its_lin
     assert text.count('<span class="site-figure-open">Open the figure at full size</span>') == len(images)
 
 
+def test_each_figure_s_alt_is_the_description_its_notebook_saved_with_it(site, repo):
+    """The lab template leaves an output's metadata alt out (nbconvert then writes "No description has been
+    provided for this image"); the site writes the description the figure's own describe_* function wrote."""
+    for name in LESSONS:
+        saved = [
+            output["metadata"]["image/png"]["alt"]
+            for cell in nbformat.read(repo / "notebooks" / name, as_version=4).cells
+            for output in cell.get("outputs", [])
+            if "image/png" in output.get("data", {})
+        ]
+        shown = [
+            a.get("alt") for tag, a in parse(site / "notebooks" / name.replace(".ipynb", ".html")).tags if tag == "img"
+        ]
+        assert all(saved) and all(shown), name
+        remaining = iter(shown)  # in order; explorers' stills add theirs (from their saved state) in between
+        assert all(any(alt == a for a in remaining) for alt in saved), name
+
+
 def test_headings_link_to_themselves_labelled_so_no_screen_reader_says_pilcrow(site):
     """Each heading links to itself; the link is labelled, and its ¶ is drawn by the stylesheet, not written in the
     page, so neither a screen reader, a copied heading, nor the search index's titles carry it."""

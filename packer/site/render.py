@@ -48,7 +48,7 @@ WORKBOOK_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 </body>
 {% endblock body_footer %}
 {%- block data_widget_view scoped -%}{%- endblock data_widget_view -%}
-{%- block data_png scoped -%}{{ super() | figure_link }}{%- endblock data_png -%}
+{%- block data_png scoped -%}{{ super() | figure_link(output | get_metadata('alt', 'image/png')) }}{%- endblock data_png -%}
 {%- block data_jpg scoped -%}{{ super() | figure_link }}{%- endblock data_jpg -%}
 {%- block data_svg scoped -%}{{ super() | figure_link }}{%- endblock data_svg -%}
 """
@@ -60,11 +60,14 @@ def github_slug(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
-def figure_link(rendered: str) -> Markup:
+def figure_link(rendered: str, alt: str | None = None) -> Markup:
     """An image output's HTML with its image wrapped in a link to the image file, and a line saying so (a cue
-    that is not a colour, and the link's name for a screen reader)."""
+    that is not a colour, and the link's name for a screen reader). `alt`, the output's own text alternative
+    (metadata["image/png"]["alt"], which the lab template leaves out), becomes the image's alt."""
+    if alt:
+        rendered = str(rendered).replace("<img ", f'<img alt="{html.escape(alt, quote=True)}" ', 1)
     linked = re.sub(
-        r'(<img src="([^"]+)"[^>]*>)',
+        r'(<img [^>]*?src="([^"]+)"[^>]*>)',
         rf'<a class="site-figure" href="\2">\1<span class="site-figure-open">{FIGURE_TEXT}</span></a>',
         str(rendered),
         count=1,
