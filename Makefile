@@ -137,8 +137,10 @@ test: $(ALL_STAMP) $(LEARNER_STAMP) lint
 
 # The whole suite with the machine saturated (twice as many spinning processes as cores; tests/load.py): every
 # test must wait for what it watches, never for a fixed time. Not part of make test (about twice as long).
-test-under-load: $(ALL_STAMP)
-	$(BIN)/python tests/load.py -- $(BIN)/python -m pytest -n 2 --dist loadfile -m "not load"
+test-under-load: $(ALL_STAMP) $(LEARNER_STAMP)
+	JUPYTER_PATH="$(LEARNER_JUPYTER_PATH)$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+		$(BIN)/python tests/load.py -- $(BIN)/python -m pytest -n 2 --dist loadfile -m "not load" \
+		--nbval-kernel-name $(LEARNER_KERNEL)
 
 # Lint and format check (ruff, configured in pyproject.toml): the package, the tests and the notebooks.
 lint: $(ALL_STAMP)
