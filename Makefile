@@ -123,11 +123,11 @@ site: $(INSTRUCTOR_STAMP)
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
 # graded class, a JupyterLab and its browser) are built once, the longest files first (conftest.py). Measured in a
-# clean clone on an idle 2-core machine, 2026-12-02: about 11 min with the install (CI's `bash .ci/run` took 745 s
-# the day before). `.venv/bin/python -m pytest tests/core` runs a part of it in one process.
+# clean clone on an idle 2-core machine, 2026-12-03: 12 min with both installs (the load tests 75 s, the rest 589 s).
+# `.venv/bin/python -m pytest tests/core` runs a part of it in one process.
 #
 # First, on their own, the tests that saturate the machine on purpose (tests/test_under_load.py: a correct answer
-# keeps its points when the grading machine is busy; about 3 min): beside the rest they would slow every test down.
+# keeps its points when the grading machine is busy; 1–4 min): beside the rest they would slow every test down.
 #
 # The notebooks (nbval) and the exercises' checks run in the learner set's own kernel (LEARNER_KERNEL above).
 test: $(ALL_STAMP) $(LEARNER_STAMP) lint
