@@ -30,6 +30,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parents[1]
 sys.path.insert(0, str(REPOSITORY))  # packer.classroom, when the hub's Python does not have the workbook installed
+from jupyterhub.spawner import SimpleLocalProcessSpawner  # noqa: E402
+
 from packer.classroom.course import (  # noqa: E402
     LEARNER_NAME,
     check_learners_folder,
@@ -94,9 +96,21 @@ c.SharedPasswordAuthenticator.user_password = PASSWORD
 c.Authenticator.allow_all = True
 c.Authenticator.username_pattern = LEARNER_NAME.pattern
 
+
 # Each learner's server: this .venv's jupyterhub-singleuser, in the learner's own folder, opening lesson 00, with
 # the lab settings `make lab` uses (jupyter-config/labconfig: no news pop-up, a kernel stops with its tab).
-c.JupyterHub.spawner_class = "simple"
+class CourseSpawner(SimpleLocalProcessSpawner):
+    """JupyterHub's SimpleLocalProcessSpawner, stopping a learner's server with SIGTERM rather than SIGINT first.
+    A server with no terminal keeps Python's default SIGINT (jupyter_server's init_signal installs its own only
+    on a tty), so SIGINT raises KeyboardInterrupt wherever the server happens to be: under load it once landed in
+    asyncio's exception handler, printed a traceback, and the server lingered until SIGTERM 10 s later. SIGTERM
+    is handled in order (jupyter_server's _signal_stop: its kernels and extensions shut down)."""
+
+    async def stop(self, now: bool = False) -> None:
+        await super().stop(now=True)  # now=True: begin with SIGTERM, then SIGKILL (JupyterHub's own sequence)
+
+
+c.JupyterHub.spawner_class = CourseSpawner
 c.SimpleLocalProcessSpawner.home_dir_template = str(LEARNERS / "{username}")
 c.Spawner.cmd = [str(Path(sys.executable).with_name("jupyterhub-singleuser"))]
 if os.geteuid() == 0:

@@ -254,9 +254,24 @@ def test_two_learners_work_apart_on_the_hub_and_one_ctrl_c_stops_everything_it_s
     hub.process.wait(timeout=60)
     wait_until(lambda: all(stopped(p) for p in running), "processes of make hub outlived its Ctrl-C", seconds=30)
     assert not hub.answers(), "the hub's port still answers after Ctrl-C"
-    log = hub.log.read_text()
+    log = without_closed_websocket_noise(hub.log.read_text())
     assert "Traceback" not in log, log
     assert written_under(hub.home) == [], "make hub wrote into its home folder"
+
+
+# What a learner's server may log while it shuts down kernels whose browser tabs are still connected: a kernel's
+# last messages written to a websocket the shutdown has closed (jupyter/notebook#5867, voila-dashboards/voila#237).
+# Seen under load (tests/load.py), about one Ctrl-C in three, in two forms (an unawaited task, a ZMQ stream
+# callback); every traceback of the kind ends in tornado's WebSocketClosedError, and none is the workbook's.
+LOG_RECORD = re.compile(r"^(?:\[[A-Z] \d{4}-|ERROR:|WARNING:|\d{4}-\d\d-\d\dT|make)", re.M)
+
+
+def without_closed_websocket_noise(log: str) -> str:
+    """The hub's log without the records whose traceback ends in tornado's WebSocketClosedError."""
+    starts = [m.start() for m in LOG_RECORD.finditer(log)]
+    records = [log[a:b] for a, b in zip([0, *starts], [*starts, len(log)])]
+    closed = "tornado.websocket.WebSocketClosedError"
+    return "".join(r for r in records if not r.strip() or r.rstrip().splitlines()[-1].strip() != closed)
 
 
 def course_link(hub: Hub, repo: str) -> str:
