@@ -130,17 +130,16 @@ site: $(INSTRUCTOR_STAMP)
 # keeps its points when the grading machine is busy; 1–4 min): beside the rest they would slow every test down.
 #
 # The notebooks (nbval) and the exercises' checks run in the learner set's own kernel (LEARNER_KERNEL above).
+IN_LEARNER_KERNEL = JUPYTER_PATH="$(LEARNER_JUPYTER_PATH)$${JUPYTER_PATH:+:$$JUPYTER_PATH}"
+SUITE = $(BIN)/python -m pytest -n 2 --dist loadfile -m "not load" --nbval-kernel-name $(LEARNER_KERNEL)
 test: $(ALL_STAMP) $(LEARNER_STAMP) lint
 	$(BIN)/python -m pytest -m load tests/test_under_load.py
-	JUPYTER_PATH="$(LEARNER_JUPYTER_PATH)$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-		$(BIN)/python -m pytest -n 2 --dist loadfile -m "not load" --nbval-kernel-name $(LEARNER_KERNEL)
+	$(IN_LEARNER_KERNEL) $(SUITE)
 
 # The whole suite with the machine saturated (twice as many spinning processes as cores; tests/load.py): every
 # test must wait for what it watches, never for a fixed time. Not part of make test (about twice as long).
 test-under-load: $(ALL_STAMP) $(LEARNER_STAMP)
-	JUPYTER_PATH="$(LEARNER_JUPYTER_PATH)$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-		$(BIN)/python tests/load.py -- $(BIN)/python -m pytest -n 2 --dist loadfile -m "not load" \
-		--nbval-kernel-name $(LEARNER_KERNEL)
+	$(IN_LEARNER_KERNEL) $(BIN)/python tests/load.py -- $(SUITE)
 
 # Lint and format check (ruff, configured in pyproject.toml): the package, the tests and the notebooks.
 lint: $(ALL_STAMP)
