@@ -84,7 +84,7 @@ lock:
 	{ echo "# Exact versions of every set of pyproject.toml (the learner's, [instructor], [contributor]), for make venv"; \
 	  echo "# and the other installs (pip install -c constraints.txt -e '.[...]'). Made by make lock with"; \
 	  echo "# $$($(LOCK_VENV)/bin/python --version); refresh with make lock, never by hand."; \
-	  $(LOCK_VENV)/bin/python -m pip freeze --exclude-editable; } > constraints.txt.new
+	  $(LOCK_VENV)/bin/python -m pip freeze --all --exclude-editable | grep -v '^pip=='; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
 	rm -rf $(LOCK_VENV)
 

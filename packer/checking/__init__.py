@@ -2,8 +2,9 @@
 
 A learner calls `check("q1.1", assemble_context)` in an exercise notebook; the grader calls the same
 functions in each submission's kernel. Inside: `engine` (how one question is checked, on `limits`: running
-an answer under the time limit, `compare`: comparing results, `feedback`: describing a counterexample, and
-`references`: the references an answer may not borrow), `questions_01_...`
+an answer under the time limit, `compare`: comparing results, `feedback`: describing a counterexample,
+`references`: the references an answer may not borrow, and `search`: the generated inputs, which belong to the
+question alone, whatever the kernel loaded and wherever packer is installed), `questions_01_...`
 to `questions_09_...` (one module per exercise, named after its lesson: its questions, fixed cases, generated
 inputs and references), `questions_shared` (the input generators several exercises share), `bank` (BANK, the
 questions of every exercise in order), `inputs` (the pasteable helpers counterexamples may show),

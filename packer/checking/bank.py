@@ -72,6 +72,8 @@ QUESTION_MODULES = (  # one per exercise, in exercise order
     questions_08_beyond_greedy,
     questions_09_conversation,
 )
+# The lessons with an exercise, by slug ('01_assemble_context'): each question module is named after its lesson.
+LESSONS = tuple(module.__name__.rpartition(".")[2].removeprefix("questions_") for module in QUESTION_MODULES)
 BANK: dict[str, Question] = {}  # question id -> Question, in exercise order, each exercise's in its own order
 
 
@@ -125,4 +127,4 @@ forbid(
         and value.__name__.startswith("_predict")
     ]
 )
-__all__ = ["BANK", "plain", "section_result"]
+__all__ = ["BANK", "LESSONS", "plain", "section_result"]

@@ -10,7 +10,8 @@ shows its first few lines under the verdict. The engine knows nothing of the que
 
 What it builds on, each in a module of its own: running an answer under limits (packer.checking.limits:
 the time limit, what it prints), comparing results (packer.checking.compare), describing a counterexample
-(packer.checking.feedback) and the references an answer may not borrow (packer.checking.references). Their
+(packer.checking.feedback), the references an answer may not borrow (packer.checking.references) and the
+generated-input search, whose inputs belong to the question alone (packer.checking.search). Their
 names that callers have always imported from here (`forbid`, `plain`, `show_call`, `time_limit`, ...) still
 are.
 """
@@ -18,14 +19,12 @@ are.
 from __future__ import annotations
 
 import copy
-import hashlib
 import inspect
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis.errors import Flaky, NoSuchExample
 from hypothesis.strategies import SearchStrategy
 
@@ -52,21 +51,17 @@ from packer.checking.references import (
     forbid as forbid,
     forbid_copies as forbid_copies,
 )
+from packer.checking.search import (
+    GENERATED_EXAMPLES as GENERATED_EXAMPLES,
+    SEARCH as SEARCH,
+    inputs_version as inputs_version,
+    search,
+    seeded_as_searched,
+)
 
 PASSED, FAILED, NOT_ATTEMPTED, DEFERRED = "passed", "failed", "not attempted", "deferred"
 DEFER_VARIABLE = "PACKER_CHECKS_DEFERRED"  # set by the grader: in-notebook checks then wait for it
-GENERATED_EXAMPLES = 120
 TIME_LIMIT = 2.0  # seconds one call of an answer may take in an in-notebook check before it is stopped
-SEARCH = settings(
-    database=None,
-    derandomize=True,
-    max_examples=GENERATED_EXAMPLES,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-    phases=[Phase.generate, Phase.shrink],
-    verbosity=Verbosity.quiet,
-    print_blob=False,
-)
 UNSTABLE = "the answer gave different results for the same input (is it random, or does it keep state between calls?)"
 
 
@@ -260,39 +255,19 @@ def _expected_text(outcome: _Outcome) -> str:
     return f"raises {outcome.raised}" if outcome.raised else outcome.shown
 
 
-def search_constants() -> str:
-    """A digest of the constants the search draws some of its inputs from. Hypothesis reads them from the
-    local modules loaded in the process (the workbook's own), so two processes generate the same inputs
-    for a question only when this digest is the same in both; "" when this Hypothesis does not say."""
-    try:
-        from hypothesis.internal.conjecture.providers import _get_local_constants
-    except ImportError:
-        return ""
-    pool = _get_local_constants()
-    kinds = ("integers", "floats", "bytes", "strings")
-    return hashlib.sha256(repr([list(getattr(pool, kind, ())) for kind in kinds]).encode()).hexdigest()
-
-
-def _replayed(generated: list[tuple], disagreement: Callable) -> bool | None:
+def _replayed(generated: list[tuple], disagreement: Callable) -> bool:
     """Hand the answer the recorded inputs of the search, as the search would (the global random seeded as
     Hypothesis seeds it for each input). True: it agreed on every one, where the search would have handed
-    it exactly these and found nothing; False: one disagreed (or raised), None: the constants the search
-    draws from changed meanwhile (the answer loaded a module). Either sends the check to the search itself."""
-    try:
-        from hypothesis.internal.entropy import deterministic_PRNG
-    except ImportError:
-        return None
-    before = search_constants()
-    if not before:
-        return None
+    it exactly these and found nothing; False: one disagreed (or raised), which sends the check to the
+    search itself."""
     for args in generated:
-        with deterministic_PRNG():
+        with seeded_as_searched():
             try:
                 if disagreement(args) is not None:
                     return False
             except Exception:
                 return False
-    return True if search_constants() == before else None
+    return True
 
 
 def evaluate(
@@ -302,9 +277,9 @@ def evaluate(
     `seconds`, a call of the answer that runs longer is stopped and reported (an endless loop). What the
     answer prints meanwhile is held back: the result shows its first lines and counts the rest.
 
-    `generated` (the grader's, packer.checking.replay) is the question's generated inputs recorded in a
-    process that draws from the same constants: an answer that agrees on all of them passes the search
-    without generating them again; any other answer is searched as ever (the same smallest input)."""
+    `generated` (the grader's, packer.checking.replay) is the question's generated inputs recorded by a
+    process with the same Hypothesis (search.inputs_version): an answer that agrees on all of them passes the
+    search without generating them again; any other answer is searched as ever (the same smallest input)."""
     outer, _LIMIT[0] = _LIMIT[0], seconds
     outer_printed, _PRINTED[0] = _PRINTED[0], Printed()
     streams = sys.stdout, sys.stderr
@@ -432,7 +407,7 @@ def _search(
         detail += f" and up to {GENERATED_EXAMPLES} generated inputs"
     elif question.inputs is not None:
         try:
-            found = find(question.inputs, lambda args: disagreement(args) is not None, settings=SEARCH)
+            found = search(question.inputs, lambda args: disagreement(args) is not None)
         except _Borrowed as error:
             return result(FAILED, detail=f"not credited: this answer calls the reference {error}; write your own code")
         except _Stopped as error:

@@ -6,7 +6,8 @@ fresh copy of `packer` from the grader's own folder, so a submission that replac
 the `packer` it imported cannot change how it is graded, and it reports the tampering it can see. It also
 reads the generated inputs the grader recorded for the checks' searches (packer.checking.replay), when
 they are the grader's (their sha256 and counts match) and this kernel's search would draw the same
-ones (the same constants); each check then replays them instead of generating them again.
+ones (the same version of the search: packer.checking.search); each check then replays them instead of
+generating them again.
 Results go, one JSON line per question, to a file whose name the submission could not know.
 """
 
@@ -28,7 +29,7 @@ def _workbook_fingerprint(dotted, code_key):
 
 def _workbook_generated(path, sha256, counts, checks, fresh):
     """The recorded generated inputs by question id, read against the fresh copy's modules, when the file is
-    the grader's and this kernel's search draws from the same constants; {} otherwise (the checks search)."""
+    the grader's and this kernel's search is the same version as the grader's; {} otherwise (the checks search)."""
     if not path:
         return {}
     try:
@@ -36,10 +37,10 @@ def _workbook_generated(path, sha256, counts, checks, fresh):
             data = source.read()
         if _hashlib.sha256(data).hexdigest() != sha256:
             return {}
-        constants, inputs = checks.replay.read(data.decode("utf-8"), fresh)
+        version, inputs = checks.replay.read(data.decode("utf-8"), fresh)
     except Exception:
         return {}
-    if constants != checks.engine.search_constants() or {q: len(i) for q, i in inputs.items()} != counts:
+    if version != checks.engine.inputs_version() or {q: len(i) for q, i in inputs.items()} != counts:
         return {}
     return inputs
 

@@ -42,17 +42,17 @@ PRELUDE = (
 )
 
 
-# Run once per grading run, before any kernel: fill the run's search cache (Hypothesis's Unicode tables and
-# the constants it reads from the workbook's modules), which every kernel would otherwise build for itself,
-# about a second each. A contained kernel sees the cache read-only (sandbox.command_prefix's `shared`).
-# Then record every question's generated inputs (packer.checking.replay) into the file named by argv[1]:
-# this process loads the modules an exercise's kernel loads, so it draws the inputs such a kernel would,
-# and each kernel replays them instead of spending most of its checks' time generating them again.
+# Run once per grading run, before any kernel: fill the run's search cache (Hypothesis's Unicode tables),
+# which every kernel would otherwise build for itself, about half a second each. A contained kernel sees the
+# cache read-only (sandbox.command_prefix's `shared`). Then record every question's generated inputs
+# (packer.checking.replay) into the file named by argv[1]: they belong to the question alone
+# (packer.checking.search), so every kernel's search would draw exactly these, and each kernel replays them
+# instead of spending most of its checks' time generating them again.
 WARM_UP = (
     "import sys\n"
     "import packer, packer.checking, packer.checking.bank\n"
-    "from hypothesis import find, strategies as st\n"
-    "find(st.text(), lambda text: True)\n"
+    "from hypothesis import strategies as st\n"
+    "packer.checking.search.search(st.text(), lambda text: True)\n"
     "text = packer.checking.replay.record(packer.checking.BANK.values())\n"
     "open(sys.argv[1], 'w', encoding='utf-8').write(text)\n"
 )
@@ -87,13 +87,13 @@ def recorded_inputs(run_dir: str) -> str:
 
 
 def read_recorded_inputs(run_dir: str) -> dict:
-    """The recorded generated inputs ({"constants", "inputs"}), or {} when the warm-up wrote none."""
+    """The recorded generated inputs ({"inputs", "version"}), or {} when the warm-up wrote none."""
     try:
         with open(recorded_inputs(run_dir), encoding="utf-8") as source:
             recorded = json.load(source)
     except (OSError, ValueError):
         return {}
-    return recorded if isinstance(recorded, dict) and {"constants", "inputs"} <= set(recorded) else {}
+    return recorded if isinstance(recorded, dict) and {"inputs", "version"} <= set(recorded) else {}
 
 
 def _warm_up_files(run_dir: str) -> dict[str, str]:
@@ -114,7 +114,7 @@ def warm_search_cache(run_dir: str, run_token: str) -> subprocess.Popen | None:
         **os.environ,
         "HYPOTHESIS_STORAGE_DIRECTORY": folder,
         "PYTHONHASHSEED": "0",
-        "PYTHONPATH": path,  # the grader's own packer, whose constants the kernels will read
+        "PYTHONPATH": path,  # the grader's own packer, whose questions the kernels will check
         RUN_TOKEN: run_token,
     }
     return subprocess.Popen(

@@ -18,7 +18,6 @@ from typing import Any
 
 import nbformat
 
-from packer.checking.exercises import solution_lessons
 from packer.grading.cells import OUTPUT_LIMIT, Budget, Options, describe_cell, run_cell, run_cells
 from packer.grading.kernels import Kernel, results_folder, stop_kernel
 from packer.grading.sandbox import Limits
@@ -59,9 +58,11 @@ TakeKernel = Callable[[], Awaitable[Kernel]]
 
 # --- reading a notebook ---------------------------------------------------------------------------------------
 def lessons() -> dict[str, str]:
-    """Lesson number ('01') -> slug ('01_assemble_context'), from the grader's own solutions
-    (`solutions/solution_01_assemble_context.ipynb`)."""
-    return {slug[:2]: slug for slug in solution_lessons(GRADER_ROOT)}
+    """Lesson number ('01') -> slug ('01_assemble_context'), one per exercise of the grader's question bank
+    (packer.checking.bank.LESSONS), so a grader installed without the checkout's solutions/ knows them too."""
+    from packer.checking.bank import LESSONS
+
+    return {slug[:2]: slug for slug in LESSONS}
 
 
 def lesson_of(notebook: nbformat.NotebookNode, path: str) -> str:
@@ -130,7 +131,7 @@ def _write_recorded(private: str, wanted: list, recorded: dict) -> tuple[str, st
         return "", "", {}
     import hashlib
 
-    data = json.dumps({"constants": recorded["constants"], "inputs": inputs}).encode("utf-8")
+    data = json.dumps({"inputs": inputs, "version": recorded["version"]}).encode("utf-8")
     path = os.path.join(private, "generated.json")
     Path(path).write_bytes(data)
     return path, hashlib.sha256(data).hexdigest(), {qid: len(args) for qid, args in inputs.items()}

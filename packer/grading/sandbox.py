@@ -4,9 +4,9 @@ A contained kernel runs under `bwrap` (Debian's `bubblewrap`) with:
 - no network (its own network namespace; the grader talks to it over ZMQ's `ipc` transport, Unix sockets
   in a runtime folder both sides see, because loopback TCP does not cross the namespace);
 - a read-only view of the system (/usr, /etc) and of the Python environment, of the grader's own
-  `packer` package, and of the run's search cache (Hypothesis's Unicode tables and the workbook's
-  constants, computed once by the grader so no kernel spends a second of its own on them, and so no
-  kernel can change what the next one's search sees); nothing else of the host's file system: not the
+  `packer` package, and of the run's search cache (Hypothesis's Unicode tables, computed once by the
+  grader so no kernel spends half a second of its own on them, and so no kernel can change what the
+  next one's search sees); nothing else of the host's file system: not the
   instructor's home, not other submissions, not the gradebook;
 - a private /tmp and /dev/shm, its own process ids, and one writable working folder for this submission;
 - resource limits set with setrlimit through `prlimit` (util-linux): address space, processes, file size

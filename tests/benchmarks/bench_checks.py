@@ -5,8 +5,7 @@ it in a learner's kernel) is run --runs times on the worked answer from solution
 stub, and the median CPU time is printed in milliseconds (CPU time, not wall time, so that other jobs on the
 machine change it little). A learner waits for the first column each time a check
 passes, and the grader spends it on every submission that answers the question. The measuring runs in a
-fresh process whose only workbook imports are the notebooks' own (Hypothesis draws part of its generated
-inputs from the constants of the loaded workbook modules, so other imports would change the search).
+fresh process (the modules it loads change no check's inputs: packer.checking.search).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from nbclient.exceptions import CellExecutionError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from packer.checking import DEFER_VARIABLE, NOT_ATTEMPTED, PASSED, grade, questions
+from packer.checking import bank
 from packer.checking.exercises import (
     MD_PLACEHOLDER,
     exercise_name,
@@ -331,6 +332,7 @@ def test_notebooks_exercises_and_solutions_hold_the_same_lessons():
     assert stems["exercises"] == [f"exercise_{slug}" for slug in LESSONS]
     assert stems["solutions"] == [f"solution_{slug}" for slug in LESSONS]
     assert stems["notebooks"] == ["00_start_here", *LESSONS], "00 is the only lesson without exercises"
+    assert list(bank.LESSONS) == LESSONS, "the question bank names the same lessons (the grader's list of them)"
     for slug in LESSONS:
         assert questions(slug), f"{slug} has no graded questions in the bank"
     assert questions("00_start_here") == []

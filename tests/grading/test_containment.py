@@ -42,7 +42,7 @@ def hostile_cells(other: Path, gradebook: Path, port: int) -> dict[str, str]:
         # The run's search cache is shared by every kernel: changing it could steer the next learner's checks.
         "poisons-search-cache": (
             "import os, pathlib\ncache = pathlib.Path(os.environ['HYPOTHESIS_STORAGE_DIRECTORY'])\n"
-            "assert list(cache.rglob('charmap*')) and list(cache.rglob('constants/*')), 'the cache was not filled'\n"
+            "assert list(cache.rglob('charmap*')), 'the cache was not filled'\n"
             "for path in cache.rglob('*'):\n    if path.is_file():\n        path.write_text('poisoned')"
         ),
     }

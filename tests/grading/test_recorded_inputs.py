@@ -1,16 +1,13 @@
 """The grader records every question's generated inputs once per run, and each submission's kernel replays
-them: a kernel that runs an exercise draws from the same constants as the warm-up (so its search would hand
-over exactly those inputs), a record that is not the grader's is ignored, and a class gets byte-identical
-gradebooks with the replay and without it."""
+them: they belong to the question alone (packer.checking.search), so every kernel accepts them, whatever its
+notebook imported; a record that is not the grader's is ignored, and a class gets byte-identical gradebooks with
+the replay and without it."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import json
 import shutil
 import sys
-import uuid
 from pathlib import Path
 
 import nbformat
@@ -18,9 +15,10 @@ import pytest
 
 import packer.grading.grader as grade
 from grader_cli import grade_main
-from packer.checking import BANK
+from kernel_probe import LESSON_01_SEARCHED, accepted, warmed_run_dir
+from packer.checking import BANK, search
 from packer.checking.exercises import exercise_name, solution_name
-from packer.grading import cells, kernels, running
+from packer.grading import kernels
 from packer.grading.demo_class import LESSON, solution
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,9 +28,7 @@ SEARCHED = sorted(qid for qid, question in BANK.items() if question.inputs is no
 @pytest.fixture(scope="module")
 def run_dir():
     """A grading run's folder with its search cache filled and its inputs recorded, as the grader makes it."""
-    folder = kernels.make_run_dir()
-    token = uuid.uuid4().hex
-    assert kernels.finish_search_cache(kernels.warm_search_cache(folder, token), folder) == ""
+    folder, token = warmed_run_dir()
     yield folder, token
     shutil.rmtree(folder, ignore_errors=True)
 
@@ -41,45 +37,13 @@ def test_the_warm_up_records_every_searched_question(run_dir):
     recorded = kernels.read_recorded_inputs(run_dir[0])
     assert sorted(recorded["inputs"]) == SEARCHED
     assert all(len(inputs) == 120 for inputs in recorded["inputs"].values())
-    assert len(recorded["constants"]) == 64
-
-
-def _kernel_state(run_dir, notebook, tamper=None) -> list[str]:
-    """Run a notebook in a grader's kernel, then the grader's setup with the recorded inputs (changed first
-    by `tamper`, when given); the question ids whose inputs the kernel accepted."""
-
-    async def main():
-        folder, token = run_dir
-        kernel = await kernels.start_kernel(folder, token)
-        try:
-            _, client = await running.run_cells(notebook, kernel, running.Options(), [])
-            recorded = kernels.read_recorded_inputs(folder)
-            if tamper:
-                original = running._write_recorded
-                running._write_recorded = lambda private, wanted, recorded: tamper(*original(private, wanted, recorded))
-            try:
-                await running._run_checks(
-                    client, [BANK[q] for q in SEARCHED if q.startswith("q1.")], running.Options(), kernel, recorded
-                )
-            finally:
-                if tamper:
-                    running._write_recorded = original
-            probe = nbformat.v4.new_code_cell('print(_json.dumps(sorted(_builtins._workbook_grader["generated"])))')
-            await cells.run_cell(client, probe, len(client.nb.cells), cells.Budget(30, 180))
-            return json.loads(probe.outputs[0]["text"])
-        finally:
-            await kernels.stop_kernel(kernel)
-
-    # In a thread of its own: a test run may already have a loop running in the main thread (Playwright's
-    # sync API does), and asyncio.run refuses to nest.
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, main()).result()
+    assert recorded["version"] == search.inputs_version()
 
 
 def test_a_kernel_that_ran_an_exercise_accepts_the_recorded_inputs(run_dir):
     notebook = nbformat.read(ROOT / "exercises" / exercise_name(LESSON), as_version=4)
-    assert _kernel_state(run_dir, notebook) == ["q1.1", "q1.2", "q1.3", "q1.4"]
-    assert _kernel_state(run_dir, solution()) == ["q1.1", "q1.2", "q1.3", "q1.4"]
+    assert accepted(run_dir, notebook) == LESSON_01_SEARCHED == ["q1.1", "q1.2", "q1.3", "q1.4"]
+    assert accepted(run_dir, solution()) == LESSON_01_SEARCHED
 
 
 def _changed_file(path, sha256, counts):
@@ -93,15 +57,17 @@ def _wrong_counts(path, sha256, counts):
 
 @pytest.mark.parametrize("tamper", [_changed_file, _wrong_counts], ids=["changed file", "wrong counts"])
 def test_recorded_inputs_that_are_not_the_graders_are_ignored(run_dir, tamper):
-    assert _kernel_state(run_dir, solution(), tamper) == []
+    assert accepted(run_dir, solution(), tamper) == []
 
 
-def test_a_kernel_that_loaded_other_workbook_modules_searches_as_ever(run_dir):
-    """Hypothesis draws constants from every local module loaded: a notebook that imported the lessons'
-    tools would be handed other inputs by its search, so its kernel does not replay the recorded ones."""
+def test_a_kernel_that_loaded_other_workbook_modules_and_its_own_accepts_them_too(run_dir):
+    """Hypothesis would draw constants from every local module loaded; the checks' search does not
+    (packer.checking.search), so a notebook that imported the lessons' tools and a module it wrote itself is
+    handed the same inputs, and its kernel replays the recorded ones."""
     notebook = solution()
-    notebook.cells.insert(0, nbformat.v4.new_code_cell("import packer.lab.trace"))
-    assert _kernel_state(run_dir, notebook) == []
+    module = "open('my_helpers.py', 'w').write('WORDS = [\"alpha\", \"beta\", 17, 4096]')\nimport my_helpers"
+    notebook.cells.insert(0, nbformat.v4.new_code_cell("import packer.lab.trace, packer.lab.widgets\n" + module))
+    assert accepted(run_dir, notebook) == LESSON_01_SEARCHED
 
 
 def test_a_class_gets_the_same_gradebook_with_the_replay_and_without_it(tmp_path, monkeypatch):

@@ -144,7 +144,8 @@ def test_the_lesson_comes_from_the_file_name_new_or_old_behind_a_course_tools_pr
     assert lesson_from_name(name) == lesson
 
 
-def test_the_lessons_are_the_solutions_slugs_not_their_file_names():
+def test_the_lessons_are_the_question_banks_slugs_not_their_file_names():
+    """From the bank, not from solutions/: a grader installed into site-packages has no solutions folder."""
     assert lessons() == {
         "01": "01_assemble_context",
         "02": "02_prompt_packer",

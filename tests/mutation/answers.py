@@ -99,12 +99,8 @@ def answers(root: Path = ROOT) -> dict[str, Answer]:
 
 def namespace(answer: Answer, source: str | None = None) -> dict:
     """The names a kernel has after running the notebook up to the answer's check cell, with `source`
-    (a mutant, say) in place of the answer cell. What the cells print is thrown away.
-
-    Run it where the notebook's own imports are the only workbook modules loaded (check_score's workers):
-    Hypothesis draws part of its generated inputs from the constants in the loaded local modules, so a
-    process that also imported, say, packer.checking.exercises would search differently from a learner's
-    kernel."""
+    (a mutant, say) in place of the answer cell. What the cells print is thrown away. (The modules the process
+    has loaded do not change the checks' generated inputs: packer.checking.search.)"""
     names: dict = {"__name__": "__main__"}
     cells = [*answer.before, answer.source if source is None else source, *answer.after]
     with contextlib.redirect_stdout(io.StringIO()):

@@ -22,6 +22,8 @@ from check_score import (
 )
 from learner import LearnerMutant
 
+import site_packages
+
 from packer.checking import BANK, PASSED, evaluate, question
 
 
@@ -124,10 +126,10 @@ def test_the_projects_equivalents_each_give_a_reason_and_name_a_graded_question(
     assert {q for entry in entries for q in entry.questions} <= set(BANK)
 
 
-def test_every_behaviour_changing_mutant_of_a_worked_answer_loses_points():
-    """`make check-mutation` itself: 100% on every question, no stale explanation (about half a minute)."""
+def check_mutation(python: Path | str) -> str:
+    """`make check-mutation` run by `python`: its report (what follows the line with its time)."""
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).with_name("check_score.py")), "--jobs", "2"],
+        [str(python), str(Path(__file__).with_name("check_score.py")), "--jobs", "2"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -135,3 +137,19 @@ def test_every_behaviour_changing_mutant_of_a_worked_answer_loses_points():
     )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "Surviving mutants (wrong answers that keep full marks): none" in done.stdout
+    return done.stdout.split(" s)\n", 1)[1]
+
+
+@pytest.fixture(scope="module")
+def editable_report() -> str:
+    return check_mutation(sys.executable)
+
+
+def test_every_behaviour_changing_mutant_of_a_worked_answer_loses_points(editable_report):
+    """`make check-mutation` itself: 100% on every question, no stale explanation (about half a minute)."""
+    assert "100.0%" in editable_report
+
+
+def test_the_score_is_the_same_with_the_workbook_installed_into_site_packages(editable_report, tmp_path):
+    """Every mutant meets the same inputs there (packer.checking.search), so the report is the same, line for line."""
+    assert check_mutation(site_packages.install(tmp_path)) == editable_report
