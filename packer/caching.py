@@ -9,15 +9,18 @@ after it is new again; clearing an old tool result changes it from that result o
 The providers' published rules:
 
 - OpenAI caches automatically. Its prompt caching guide (https://platform.openai.com/docs/guides/prompt-caching,
-  now at developers.openai.com; quoted from a copy of its text, since the live page may have changed): "Caching is available for prompts containing 1024 tokens or more, with cache hits
-  occurring in increments of 128 tokens. Therefore, the number of cached tokens in a request will always fall
-  within the following sequence: 1024, 1152, 1280, 1408, and so on", and "For requests under 1024 tokens,
-  `cached_tokens` will be zero"; its example shows 1920 cached of a 2006-token prompt. OpenAI's cookbook
-  "Prompt Caching 201" (github.com/openai/openai-cookbook, examples/Prompt_Caching_201.ipynb) repeats the rule:
-  "works automatically for prompts containing 1024 tokens or more, with cache hits occurring in increments of
-  128 tokens" (its current version adds that it applies to models before GPT-5.6, for which the guide is to be
-  read again). `openai_cached_tokens` is that rule; a cache hit also needs the same machine to have seen the
-  prefix recently, which no rule can promise.
+  quoted from a copy of its text from before GPT-5.6) said:
+  "Caching is available for prompts containing 1024 tokens or more, with cache hits occurring in increments of
+  128 tokens. Therefore, the number of cached tokens in a request will always fall within the following
+  sequence: 1024, 1152, 1280, 1408, and so on", and "For requests under 1024 tokens, `cached_tokens` will be
+  zero". OpenAI's cookbook "Prompt Caching 201" (github.com/openai/openai-cookbook,
+  examples/Prompt_Caching_201.ipynb), which opens "This guide applies only to models before GPT-5.6", repeats
+  the rule ("works automatically for prompts containing 1024 tokens or more, with cache hits occurring in
+  increments of 128 tokens") and shows 1920 cached of a 2006-token prompt. For GPT-5.6 and later model
+  families the current guide (https://developers.openai.com/api/docs/guides/prompt-caching) adds explicit
+  cache breakpoints and bills cache writes at 1.25x the uncached input rate; no rule here covers them.
+  `openai_cached_tokens` is the rule for models before GPT-5.6; a cache hit also needs the same machine to
+  have seen the prefix recently, which no rule can promise.
 - Anthropic caches what the request marks: its prompt caching page
   (https://platform.claude.com/docs/en/build-with-claude/prompt-caching) describes a `cache_control` field,
   either at the top level (automatic: the breakpoint moves to the last cacheable block as the conversation
@@ -50,8 +53,9 @@ def common_prefix_length(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 def openai_cached_tokens(prefix_len: int, prompt_len: int) -> int:
-    """The cached tokens OpenAI's published rule gives a prompt of `prompt_len` tokens whose first `prefix_len`
-    repeat a recent request's: 0 under 1024, else the prefix rounded down to a multiple of 128."""
+    """The cached tokens OpenAI's published rule for models before GPT-5.6 gives a prompt of `prompt_len` tokens
+    whose first `prefix_len` repeat a recent request's: 0 under 1024, else the prefix rounded down to a multiple
+    of 128."""
     require_count("prefix_len", prefix_len)
     require_count("prompt_len", prompt_len)
     if prefix_len > prompt_len:

@@ -6,7 +6,10 @@ context window is that rendered token sequence. Two kinds of counter ship here, 
 
 - `mistral_chat(version, tools=())`: exact. mistral-common renders the request with Mistral's own
   templates and SentencePiece models, which ship inside that package
-  (https://github.com/mistralai/mistral-common), and the counter returns the number of token ids.
+  (https://github.com/mistralai/mistral-common), and the counter returns the number of token ids. The
+  tokenizers are loaded as the package ships them (`MistralTokenizer.v7()` and the others), validating in
+  `ValidationMode.test`, which checks the order of roles but not that every tool call has its result
+  (`ValidationMode.serving` does): a conversation's pairs are packer.history's to check.
 - `openai_chat(encoding)`: an estimate, published in OpenAI's cookbook ("How to count tokens with
   tiktoken", section 6): 3 tokens per message, 1 more for a `name`, 3 more for the reply's priming, plus
   the tokens of every value in the message; the cookbook calls these counts "an estimate, not a timeless

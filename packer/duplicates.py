@@ -5,7 +5,11 @@ Jaccard index of their shingle sets, |A ∩ B| / |A ∪ B| (Broder, "On the rese
 documents", 1997, https://doi.org/10.1109/SEQUEN.1997.666900). `drop_near_duplicates` keeps passages in rank
 order and drops each one whose resemblance to a passage already kept reaches the threshold, comparing every
 pair (fine for the tens of passages a retriever hands a packer). MinHash, from the same paper, estimates the
-resemblance from short signatures, for collections too large to compare pair by pair.
+resemblance from short signatures, for collections too large to compare pair by pair: each position of two
+signatures agrees with probability J when the hash functions are min-wise independent (the term is Broder,
+Charikar, Frieze and Mitzenmacher's, "Min-wise independent permutations", STOC 1998,
+https://doi.org/10.1145/276698.276781). The linear hashes (a·x + b) mod p used here are only approximately so
+(Bohman, Cooper and Frieze, "Min-wise independent linear permutations", 2000, https://doi.org/10.37236/1504).
 """
 
 from __future__ import annotations
@@ -96,7 +100,7 @@ def minhash(items: Shingles, hashes: int = 128, seed: int = 0) -> tuple[int, ...
 
 def estimated_jaccard(a: Sequence[int], b: Sequence[int]) -> float:
     """The share of positions where two MinHash signatures agree: an estimate of the Jaccard index (each position
-    agrees with probability J when the hash functions are min-wise independent, Broder 1997)."""
+    agrees with probability J when the hash functions are min-wise independent, Broder et al. 1998)."""
     if len(a) != len(b) or not a:
         raise ValueError(f"signatures must have the same non-zero length, got {len(a)} and {len(b)}")
     return sum(x == y for x, y in zip(a, b)) / len(a)

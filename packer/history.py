@@ -12,10 +12,13 @@ The rules group_turns holds a conversation to (each break is a ValueError naming
 - the first other message is a user message (an assistant or tool message before any user is refused);
 - no two user messages in a row: every turn but the latest has a reply (Mistral's templates would merge the
   two into one, so they could not be dropped one at a time);
-- a tool result answers a call made earlier in its own turn and not yet answered (mistral-common itself
-  refuses only a result right after a user message, and it does not compare ids);
-- every call gets its result in its own turn: a dangling call is refused (mistral-common encodes a call left
-  without its result, followed by a user turn, without complaint);
+- a tool result answers a call made earlier in its own turn and not yet answered (mistral-common's v7
+  tokenizer, validating in the ValidationMode.test that MistralTokenizer.v7() loads and packer.chat counts
+  with, refuses only a result right after a user message and compares no ids; only the validator of its v13
+  tokenizers compares them);
+- every call gets its result in its own turn: a dangling call is refused (in ValidationMode.test
+  mistral-common encodes a call left without its result, followed by a user turn, without complaint;
+  ValidationMode.serving refuses it; lesson 09 shows both);
 - a call id appears once per turn.
 
 What pack_history returns (a History): `kept`, the request to send, the system message (if any) and the kept
@@ -48,8 +51,8 @@ message of its own at the start. Why, for openai_chat: the estimate is a sum ove
 So cost(T) is the number of tokens T's own messages add, never negative, and count(system + turns[k:]) can
 only fall as k grows: the first k that fits, the plain path's answer, is found by adding turn costs from the
 newest earlier turn backwards until one more would go over the limit. The fast path measures the base, u and
-each kept turn plus one (with u each time, which the tool definitions make about 60 tokens for the
-workbook's search tool); anything the counter refuses on the way sends it to the plain path, which then
+each kept turn plus one (with u each time: under v7 with lesson 09's search tool, 84 tokens, 81 of them the
+tool definitions); anything the counter refuses on the way sends it to the plain path, which then
 raises its own error (or, if it does not, gives the answer). tests/core/test_history.py checks the claim and
 both paths' equality on generated and adversarial conversations for every shipped counter;
 tests/benchmarks/bench_history.py measures the difference.

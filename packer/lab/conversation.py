@@ -7,8 +7,8 @@ request that asks for the answer): the system prompt, every earlier turn, and th
 state between steps (`trim_rarely`: the hysteresis a watermark gives: keep the same oldest turn until the
 request goes over the limit, then drop whole turns until it fits a lower watermark, so that the requests in
 between only grow at their end). `cache_steps` measures, in Mistral's real token ids, how many leading tokens
-each request shares with the one before it, and what OpenAI's published caching rule
-(packer.caching.openai_cached_tokens) would give a prompt with that prefix.
+each request shares with the one before it, and what OpenAI's published caching rule for its models before
+GPT-5.6 (packer.caching.openai_cached_tokens) would give a prompt with that prefix.
 """
 
 from __future__ import annotations

@@ -792,10 +792,18 @@ def test_real_mistral_counts_trim_the_transcript_to_an_8k_window(transcript, v7)
     assert history == pack_history(transcript, 8192, plain(v7))
     cleared = clear_then_drop(keep_last=3)(transcript, 8192, v7)
     assert cleared.dropped == [] and v7(cleared.kept) == 4815
+    assert clear_then_drop(keep_last=3)(transcript, 4815, v7).dropped == [], "all 30 turns down to 4,815 (lesson 09)"
+    assert len(clear_then_drop(keep_last=3)(transcript, 4814, v7).dropped) == 1
     summarised = pack_with_summary(transcript, 8192, v7)
     assert len(summarised.dropped) == 19 and v7(summarised.kept) == 7619
     assert summarised.summary.startswith("What happens to the exception when a raise statement runs inside")
     assert summarised == pack_with_summary(transcript, 8192, plain(v7))
+
+
+def test_the_fast_paths_probe_costs_what_the_docstring_says(v7):
+    """packer/history.py: u, the empty user message, is 84 tokens under v7 with lesson 09's search tool, 81 of
+    them the tool definitions."""
+    assert v7([packer.history.PROBE]) == 84 and mistral_chat("v7")([packer.history.PROBE]) == 3
 
 
 def test_mistral_v3_counts_the_transcript_too(transcript):
