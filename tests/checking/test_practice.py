@@ -1,0 +1,159 @@
+"""The practice points' checks (packer.checking.practice): what a learner is told for a right answer, a wrong one,
+an unanswered one, and a progress cell; every point's wrong answers lose and are explained."""
+
+from __future__ import annotations
+
+import pytest
+
+from packer.checking import practice
+from packer.checking.practice import BY_LESSON, POINTS, Choose, Predict, Write, kinds
+from practice_wrong import WRONG_ANSWERS
+
+
+@pytest.fixture(autouse=True)
+def _fresh_kernel(monkeypatch):
+    """Each test starts as a kernel that has answered nothing."""
+    monkeypatch.setattr(practice, "_ANSWERED", {})
+
+
+# --- predict ------------------------------------------------------------------------------------------------
+def test_an_unanswered_prediction_says_what_to_do():
+    assert str(practice.predict("p0.1", ...)) == (
+        "Practice 0.1 (predict): not answered yet\n  write your prediction in place of ... and run this cell again"
+    )
+
+
+def test_a_right_prediction_is_right_and_a_wrong_one_told_which_part_never_the_answer():
+    expected = POINTS["p0.1"].result()
+    assert practice.predict("p0.1", expected).status == kinds.RIGHT
+    wrong = practice.predict("p0.1", (expected[0], expected[1] + 1))
+    assert wrong.status == kinds.NOT_YET
+    assert "item 1 is right, item 2 is wrong" in str(wrong)
+    assert repr(expected[1]) not in str(wrong).replace(f"yours:    {(expected[0], expected[1] + 1)!r}", "")
+
+
+def test_a_prediction_of_the_wrong_type_is_told_the_type():
+    expected = POINTS["p0.1"].result()
+    said = str(practice.predict("p0.1", (expected[0], float(expected[1]))))
+    assert "wrong type: a prediction here is a tuple[str, int]; item 2 is a float" in said
+
+
+def test_a_known_wrong_prediction_is_told_its_misconception():
+    said = str(practice.predict("p0.1", ("alpha", 40)))
+    assert "stops at the first chunk that does not fit" in said
+
+
+@pytest.mark.parametrize("pid", [p for p, found in POINTS.items() if isinstance(found, Predict)])
+def test_every_prediction_names_a_misconception_and_each_is_wrong_and_explained(pid):
+    found = POINTS[pid]
+    assert found.misconceptions, f"{pid} lists no wrong prediction"
+    for wrong, why in found.misconceptions:
+        feedback = kinds.check_prediction(found, wrong)
+        assert feedback.status == kinds.NOT_YET and why in str(feedback), pid
+
+
+# --- write --------------------------------------------------------------------------------------------------
+def test_an_unanswered_function_says_what_to_do():
+    def total_tokens(chunks):
+        raise NotImplementedError("replace this line with your answer")
+
+    assert str(practice.write("p0.2", total_tokens)) == (
+        "Practice 0.2 (write): not answered yet\n  replace the line that raises NotImplementedError with your code"
+    )
+
+
+def test_a_wrong_function_gets_the_exercises_counterexample_and_the_hint():
+    said = str(practice.write("p0.2", lambda chunks: len(chunks)))
+    assert said.startswith("Practice 0.2 (write): not yet\n  fixed case 1 of 4 disagrees with the reference")
+    assert "  input:    total_tokens(" in said and "  expected: 140" in said and "  actual:   4" in said
+    assert said.endswith("  hint: a chunk's cost is its token_count, whatever its text looks like")
+
+
+@pytest.mark.parametrize("pid", [p for p, found in POINTS.items() if isinstance(found, Write)])
+def test_every_written_point_has_three_typical_wrong_answers_and_each_loses(pid):
+    found = POINTS[pid]
+    assert len(WRONG_ANSWERS.get(pid, [])) >= 3, (
+        f"{pid}: write at least three wrong answers into tests/checking/practice_wrong/"
+    )
+    for why, source in WRONG_ANSWERS[pid]:
+        names: dict = {}
+        exec(source, names)
+        feedback = kinds.check_function(found, names[found.question.name])
+        assert feedback.status == kinds.NOT_YET, f"{pid}: {why} got {feedback}"
+
+
+# --- choose -------------------------------------------------------------------------------------------------
+def test_a_choice_is_right_or_told_the_misconception_of_its_option():
+    assert str(practice.choose("p0.3", "c")).startswith("Practice 0.3 (choose): right\n  C: ")
+    said = str(practice.choose("p0.3", "B"))
+    assert said == (
+        "Practice 0.3 (choose): not yet\n  B is not it: words are not bytes either: 'café' is one word and "
+        "five bytes\n  try another option"
+    )
+    assert "not one of the options: pick A, B, C or D" in str(practice.choose("p0.3", "E"))
+    assert practice.choose("p0.3", " ").status == kinds.NOT_ANSWERED
+
+
+@pytest.mark.parametrize("pid", [p for p, found in POINTS.items() if isinstance(found, Choose)])
+def test_every_choice_has_one_right_option_and_every_wrong_one_explained(pid):
+    found = POINTS[pid]
+    assert sum(option.right for option in found.options) == 1
+    assert len(found.options) >= 3
+    for option in found.options:
+        assert option.why.strip() and option.text.strip()
+        said = str(kinds.check_choice(found, option.key))
+        assert (kinds.RIGHT if option.right else "is not it") in said and option.why in said
+
+
+def test_the_check_button_is_a_plain_function_and_the_box_names_the_point():
+    box = practice.choose("p0.3")
+    assert repr(box) == "Practice 0.3: pick A, B, C or D, then press Check"
+    assert len(repr(box)) <= 110, "ipywidgets shows at most 110 characters of it in a saved notebook"
+    radio, button, said = box.children
+    assert [label for label, _ in radio.options][2].startswith("C. pack_utf8")
+    assert practice.on_check("p0.3", None).status == kinds.NOT_ANSWERED
+    radio.value = "A"
+    button.click()
+    assert 'role="status"' in said.value and "A is not it" in said.value
+    assert practice.progress("00_start_here").revisit == [POINTS["p0.3"]]
+
+
+def test_feedback_in_the_box_is_escaped_as_html(monkeypatch):
+    hostile = kinds.Option("A", "<b>bold</b>", "<script>alert(1)</script>")
+    point = Choose("p0.3", 2, "t", options=(hostile, kinds.Option("B", "x", "y", right=True)))
+    monkeypatch.setitem(POINTS, "p0.3", point)
+    box = practice.choose("p0.3")
+    box.children[0].value = "A"
+    box.children[1].click()
+    assert "<script>" not in box.children[2].value and "&lt;script&gt;" in box.children[2].value
+
+
+# --- progress and misuse ------------------------------------------------------------------------------------
+def test_progress_counts_this_kernels_right_answers_and_lists_what_to_revisit():
+    assert str(practice.progress("00_start_here")).splitlines()[0] == (
+        "Practice in this lesson: 0 of 3 answered right in this kernel"
+    )
+    practice.predict("p0.1", POINTS["p0.1"].result())
+    practice.choose("p0.3", "A")
+    text = str(practice.progress("00_start_here"))
+    assert text.splitlines()[0] == "Practice in this lesson: 1 of 3 answered right in this kernel"
+    assert "to revisit (answered, not yet right):\n    Practice 0.3 (choose, objective 2)" in text
+    assert "not answered yet:\n    Practice 0.2 (write, objective 3)" in text
+    practice.choose("p0.3", "C")
+    practice.write("p0.2", lambda chunks: sum(c["token_count"] for c in chunks))
+    assert str(practice.progress("00_start_here")).endswith("every one of them: on to the exercise")
+
+
+def test_an_unknown_point_or_the_wrong_kind_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown practice point 'p0.9'"):
+        practice.predict("p0.9", 1)
+    with pytest.raises(ValueError, match="practice 0.3 is a choose point, answered with choose"):
+        practice.predict("p0.3", "C")
+    with pytest.raises(ValueError, match="no practice points for '99_nothing'"):
+        practice.progress("99_nothing")
+
+
+def test_every_point_belongs_to_one_lesson_and_is_numbered_after_it():
+    for slug, points in BY_LESSON.items():
+        for found in points:
+            assert found.pid.startswith(f"p{int(slug[:2])}."), found.pid

@@ -1,0 +1,58 @@
+"""A learner answers lesson 00's practice points in JupyterLab, one of each kind, wrong and then right, and reads
+the feedback each time: a prediction typed into its cell, a function written in place of the stub, a choice made
+with the radio buttons and the Check button (its feedback announced as a status); then the progress cell."""
+
+from __future__ import annotations
+
+from notebook_page import NotebookPage, wait_until
+from test_exercise_path_in_browser import run_cell
+
+LESSON = "notebooks/00_start_here.ipynb"
+RIGHT_FUNCTION = 'def total_tokens(chunks):\n    return sum(chunk["token_count"] for chunk in chunks)'
+WRONG_FUNCTION = "def total_tokens(chunks):\n    return len(chunks)"
+
+
+def retype(notebook: NotebookPage, index: int, source: str) -> str:
+    """Replace a cell's code by typing `source` and run it; the text of its output."""
+    editor = notebook.cell(index).locator(".cm-content")
+    editor.click()
+    notebook.page.keyboard.press("Control+a")
+    notebook.page.keyboard.insert_text(source)
+    notebook.page.keyboard.press("Escape")
+    return run_cell(notebook, index)
+
+
+def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedback(page, lab, screenshots):
+    lesson = NotebookPage.open(page, lab, LESSON, workspace="practice")
+    lesson.run_all()
+
+    predicted = lesson.code_cell_index('predict("p0.1", prediction)')
+    said = retype(lesson, predicted, 'prediction = ("alpha", 40)\npredict("p0.1", prediction)')
+    assert said.startswith("Practice 0.1 (predict): not yet"), said
+    assert "stops at the first chunk that does not fit" in said and "60" not in said, said
+    said = retype(lesson, predicted, 'prediction = ("alpha\\n\\ndelta", 60)\npredict("p0.1", prediction)')
+    assert said == "Practice 0.1 (predict): right", said
+
+    stub = lesson.code_cell_index('write("p0.2", total_tokens)')
+    said = retype(lesson, stub, WRONG_FUNCTION + '\n\n\nwrite("p0.2", total_tokens)')
+    assert said.startswith("Practice 0.2 (write): not yet\n  fixed case 1 of 4 disagrees with the reference"), said
+    assert "  input:    total_tokens([{'text': 'alpha'" in said and "  actual:   4" in said, said
+    said = retype(lesson, stub, RIGHT_FUNCTION + '\n\n\nwrite("p0.2", total_tokens)')
+    assert said.startswith("Practice 0.2 (write): right"), said
+
+    box = lesson.cell(lesson.code_cell_index('choose("p0.3")')).locator(".workbook-practice")
+    box.wait_for()
+    status = box.locator("[role=status]")
+    box.get_by_role("radio", name="B. pack_prompt, measuring the whole prompt with count_words").check()
+    box.get_by_role("button", name="Check").click()
+    wait_until(lambda: "B is not it" in (status.text_content() or ""), "no feedback for a wrong choice")
+    assert "words are not bytes either" in status.text_content()
+    lesson.screenshot(box, screenshots / "practice-choose-wrong.png")
+    box.get_by_role("radio", name="C. pack_utf8, with the exact UTF-8 bytes and a reserve for the framing").check()
+    box.get_by_role("button", name="Check").focus()
+    page.keyboard.press("Enter")  # the keyboard works as well as the mouse
+    wait_until(lambda: "Practice 0.3 (choose): right" in (status.text_content() or ""), "no feedback for C")
+
+    progress = run_cell(lesson, lesson.code_cell_index('progress("00_start_here")'))
+    assert progress.splitlines()[0] == "Practice in this lesson: 3 of 3 answered right in this kernel", progress
+    lesson.close_tab_discarding_changes()
