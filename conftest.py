@@ -32,13 +32,14 @@ LONGEST_FIRST = [
     "tests/grading/test_nbgrader_course.py",  # 61
     "tests/e2e/test_site_accessibility.py",  # 60-100 (alone, on a machine busy with other work: the build, axe)
     "tests/e2e/test_tabs_in_browser.py",  # 60
+    "tests/grading/test_site_packages_install.py",  # 60 (two graders, one in a site-packages install)
+    "tests/mutation/test_check_score.py",  # 68 (check-mutation twice: editable and site-packages)
     "tests/grading/test_recorded_inputs.py",  # 52
     "tests/grading/test_gradescope_package.py",  # 51
     "tests/e2e/test_hub_in_browser.py",  # 44
     "tests/checking/test_exercises.py",  # 37
     "tests/grading/test_containment.py",  # 35
     "tests/test_system_parts.py",  # 34 (three pytest runs of its own)
-    "tests/mutation/test_check_score.py",  # 34
     "tests/grading/test_gradebook_rules.py",  # 34
     "tests/grading/test_gradebook.py",  # 34
     "tests/e2e/test_exercise_path_in_browser.py",  # 33
@@ -51,6 +52,7 @@ LONGEST_FIRST = [
     "tests/grading/test_memory.py",  # 22
     "tests/checking/test_replay.py",  # 21
     "tests/checking/test_counterexamples.py",  # 20
+    "tests/checking/test_search.py",  # 20 (a kernel and six processes, each generating one question's inputs)
     "tests/e2e/test_home_folder_in_browser.py",  # 16
 ]
 
