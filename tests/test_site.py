@@ -20,6 +20,7 @@ from test_saved_outputs import build_paths
 
 from packer.site.__main__ import main
 from packer.site.build import LIVE_NOTE, MARKER, SiteError, build
+from packer.site.widgets import PRACTICE_NOTE
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ["00_start_here.ipynb", "01_assemble_context.ipynb", "06_policies.ipynb"]  # 06 has math and an explorer
@@ -307,15 +308,20 @@ def test_math_is_written_as_mathml_and_no_tex_is_left_in_the_text(site):
     assert "\\frac" not in prose and "\\text{" not in prose and "$$" not in prose
 
 
+def _widget_views(notebook, calling: str) -> int:
+    """The widget views saved by the code cells whose source matches `calling`."""
+    return sum(
+        "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+        for c in notebook.cells
+        if c.cell_type == "code" and re.search(calling, c.source)
+        for o in c.outputs
+    )
+
+
 def test_each_explorer_is_a_still_saying_what_it_does_and_how_to_run_it_live(site, repo):
     for name in LESSONS:
         notebook = nbformat.read(repo / "notebooks" / name, 4)
-        views = sum(
-            "application/vnd.jupyter.widget-view+json" in o.get("data", {})
-            for c in notebook.cells
-            if c.cell_type == "code"
-            for o in c.outputs
-        )
+        views = _widget_views(notebook, r"^(?!choose\()")  # every widget but a practice point's
         text = (site / "notebooks" / name.replace(".ipynb", ".html")).read_text(encoding="utf-8")
         assert views >= 1 and text.count(LIVE_NOTE) == views, name
         assert "widget-state+json" not in text and "widget-view+json" not in text
@@ -327,6 +333,18 @@ def test_each_explorer_is_a_still_saying_what_it_does_and_how_to_run_it_live(sit
     assert "redraws the figure and text" in note
     assert "open <code>notebooks/06_policies.ipynb</code>" in policies.split(LIVE_NOTE, 1)[1].split("</p>")[0]
     assert after.index("<img") < after.index("</main>")  # the explorer's saved figure
+
+
+def test_a_practice_points_choice_is_a_note_saying_where_it_is_answered(site, repo):
+    """A multiple-choice practice point is no explorer: its box becomes a note naming it, and the options stay in
+    the Markdown above it (lesson 00 shows one)."""
+    notebook = nbformat.read(repo / "notebooks" / "00_start_here.ipynb", 4)
+    points = _widget_views(notebook, r"^choose\(")
+    text = (site / "notebooks" / "00_start_here.html").read_text(encoding="utf-8")
+    assert points >= 1 and text.count(PRACTICE_NOTE) == points
+    assert f'<p class="site-practice-note">Practice 0.3 {PRACTICE_NOTE}</p>' in text
+    assert "<strong>C.</strong> <code>pack_utf8</code>" in text  # the options, from the Markdown
+    assert "Worked answer to practice 0.3" in text and "<details>" in text
 
 
 def test_solutions_only_when_asked_and_then_exercises_link_to_them(repo, tmp_path):

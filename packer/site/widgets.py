@@ -15,6 +15,12 @@ import nbformat
 from packer.site.pages import SiteError
 
 LIVE_NOTE = "This explorer runs live in JupyterLab: <code>make lab</code> (or the class's JupyterHub link)."
+# A lesson's multiple-choice practice point (packer.checking.practice's box carries this class): a note in its place.
+PRACTICE_CLASS = "workbook-practice"
+PRACTICE_NOTE = (
+    "is answered live in JupyterLab: <code>make lab</code> (or the class's JupyterHub link). There, pick an option "
+    "and press Check; the options are listed above, and the worked answer is folded below."
+)
 # How a reader uses each kind of control, in words (ipywidgets' model names); any other control is "the control".
 CONTROL_WORDS = {
     "IntSliderModel": "the slider",
@@ -54,6 +60,12 @@ def widget_stills(notebook: nbformat.NotebookNode, source: Path) -> None:
             model_id = view["model_id"]
             if model_id not in state:
                 raise SiteError(f"{source}: a widget view names model {model_id}, which the saved widget state lacks")
+            if PRACTICE_CLASS in state[model_id]["state"].get("_dom_classes", []):
+                note = (
+                    f'<p class="site-practice-note">{html.escape(_practice_name(state, model_id))} {PRACTICE_NOTE}</p>'
+                )
+                outputs.append(nbformat.v4.new_output("display_data", data={"text/html": note}))
+                continue
             controls: list[str] = []
             saved: list[Any] = []
             _walk(state, model_id, controls, saved)
@@ -65,6 +77,15 @@ def widget_stills(notebook: nbformat.NotebookNode, source: Path) -> None:
             outputs.extend(nbformat.from_dict(o) for o in saved)
         cell.outputs = outputs
     notebook.metadata.pop("widgets", None)
+
+
+def _practice_name(state: dict[str, Any], model_id: str) -> str:
+    """'Practice 2.3': the description of the practice box's choices."""
+    for child in state[model_id]["state"].get("children", []):
+        description = state.get(child.removeprefix("IPY_MODEL_"), {}).get("state", {}).get("description", "")
+        if description.startswith("Practice "):
+            return description
+    return "This practice point"
 
 
 def _controls(state: dict[str, Any], model_id: str) -> list[tuple[str, str]]:

@@ -35,7 +35,9 @@ def test_a_right_prediction_is_right_and_a_wrong_one_told_which_part_never_the_a
 def test_a_prediction_of_the_wrong_type_is_told_the_type():
     expected = POINTS["p0.1"].result()
     said = str(practice.predict("p0.1", (expected[0], float(expected[1]))))
-    assert "wrong type: a prediction here is a tuple[str, int]; item 2 is a float" in said
+    assert "wrong type: item 2 of your prediction is a float" in said
+    said = str(practice.predict("p0.1", list(expected)))
+    assert "wrong type: your prediction is a list (" in said and "not a tuple[str, int]" in said
 
 
 def test_a_known_wrong_prediction_is_told_its_misconception():

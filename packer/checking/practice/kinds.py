@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from packer.checking.compare import PREDICT_NOTE, _a, _predict_hint, plain, type_difference, type_name
+from packer.checking.compare import PREDICT_NOTE, _predict_hint, plain, type_difference
 from packer.checking.engine import _SHOWN_IN, NOT_ATTEMPTED, PASSED, TIME_LIMIT, Question, _shell, evaluate
 from packer.checking.feedback import _show
 
@@ -120,10 +120,9 @@ def check_prediction(point: Predict, value: Any) -> Feedback:
     if value is Ellipsis:
         return Feedback(point, NOT_ANSWERED, ("  write your prediction in place of ... and run this cell again",))
     expected = point.result()
-    wanted = type_name(point.answer_type)
-    difference = type_difference(point.answer_type, value)
+    difference = type_difference(point.answer_type, value, "your prediction")
     if difference:
-        details = [f"  wrong type: a prediction here is {_a(wanted)}; {difference}", f"  yours:    {_show(value)}"]
+        details = [f"  wrong type: {difference}", f"  yours:    {_show(value)}"]
         return Feedback(point, NOT_YET, tuple(details))
     if plain(value) == plain(expected):
         return Feedback(point, RIGHT)
