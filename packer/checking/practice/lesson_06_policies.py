@@ -203,8 +203,8 @@ POINTS = [
             ),
             (
                 9,
-                "measured as an empty line, the space and the line break are one token, ' \\n': in the line that "
-                "one token is absorbed, once",
+                "count the framing's tokens again: measured as an empty line, its space and its line break are "
+                "not two tokens but one, ' \\n'",
             ),
             (
                 12,
