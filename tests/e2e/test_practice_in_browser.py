@@ -1,6 +1,10 @@
 """A learner answers lesson 00's practice points in JupyterLab, one of each kind, wrong and then right, and reads
 the feedback each time: a prediction typed into its cell, a function written in place of the stub, a choice made
-with the radio buttons and the Check button (its feedback announced as a status); then the progress cell."""
+with the radio buttons and the Check button (its feedback announced as a status); then the progress cell.
+
+And the first minutes of lesson 02, the longest lesson (issue 52: a learner answers a question within its first
+four minutes): the learner runs its cells from the top, as they read, to its first practice point, predicts wrong
+the way a learner who forgets the labels does, is told which part is wrong and why, never the answer, then right."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from notebook_page import NotebookPage, wait_until
 from test_exercise_path_in_browser import run_cell
 
 LESSON = "notebooks/00_start_here.ipynb"
+LESSON_02 = "notebooks/02_prompt_packer.ipynb"
 RIGHT_FUNCTION = 'def total_tokens(chunks):\n    return sum(chunk["token_count"] for chunk in chunks)'
 WRONG_FUNCTION = "def total_tokens(chunks):\n    return len(chunks)"
 
@@ -55,4 +60,29 @@ def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedbac
 
     progress = run_cell(lesson, lesson.code_cell_index('progress("00_start_here")'))
     assert progress.splitlines()[0] == "Practice in this lesson: 3 of 3 answered right in this kernel", progress
+    lesson.close_tab_discarding_changes()
+
+
+def test_a_learner_answers_lesson_02s_first_point_after_running_the_cells_above_it(page, lab):
+    lesson = NotebookPage.open(page, lab, LESSON_02, workspace="practice-02")
+    predicted = lesson.code_cell_index('predict("p2.1", prediction)')
+    above = [i for i, cell in enumerate(lesson.notebook.cells[:predicted]) if cell.cell_type == "code"]
+    assert len(above) == 2, "the first point follows the setup cell and the rendered prompt"
+    lesson.menu("Edit", "Clear Outputs of All Cells")  # a fresh kernel counts from [1], as the saved lesson shows
+    for index in above:  # run as read, top to bottom: the setup cell, then the prompt the model reads
+        said = run_cell(lesson, index)
+        assert not lesson.states()[index].stderr, said
+    assert said.startswith("Question: why\nSources:\n[a] one two"), said
+
+    said = retype(lesson, predicted, 'prediction = (4, 2)\npredict("p2.1", prediction)')  # the label forgotten
+    assert said.startswith("Practice 2.1 (predict): not yet"), said
+    assert "item 1 is right, item 2 is wrong" in said and "`[a]` is a word of the prompt" in said, said
+    assert "3" not in said, f"the feedback gave the answer away: {said}"
+    said = retype(lesson, predicted, 'prediction = (4, 3)\npredict("p2.1", prediction)')
+    assert said == "Practice 2.1 (predict): right", said
+
+    measured = run_cell(lesson, lesson.code_cell_index("growth of the prompt"))  # the cell after the worked answer
+    assert "base prompt:          4 words" in measured and "growth of the prompt: 3 words" in measured, measured
+    progress = run_cell(lesson, lesson.code_cell_index('progress("02_prompt_packer")'))
+    assert progress.splitlines()[0] == "Practice in this lesson: 1 of 8 answered right in this kernel", progress
     lesson.close_tab_discarding_changes()
