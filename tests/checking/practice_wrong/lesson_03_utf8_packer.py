@@ -45,6 +45,14 @@ WRONG_ANSWERS: dict[str, list[tuple[str, str]]] = {
             ),
         ),
         (
+            "charges 5 bytes of framing, right for a one-letter id only",
+            _kept_ids(
+                "    used, kept = nbytes(HEADER), []\n    for key, text in passages:\n"
+                "        size = 5 + nbytes(text)\n        if used + size + reserve <= limit:\n"
+                "            used += size\n            kept.append(key)\n    return kept\n"
+            ),
+        ),
+        (
             "leaves out the reserve",
             _kept_ids(
                 "    used, kept = nbytes(HEADER), []\n    for key, text in passages:\n"
