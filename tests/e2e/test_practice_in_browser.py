@@ -4,7 +4,8 @@ with the radio buttons and the Check button (its feedback announced as a status)
 
 And the first minutes of lesson 02, the longest lesson (issue 52: a learner answers a question within its first
 four minutes): the learner runs its cells from the top, as they read, to its first practice point, predicts wrong
-the way a learner who forgets the labels does, is told which part is wrong and why, never the answer, then right."""
+the way a learner who forgets the labels does, is told which part is wrong and why, never the answer, then right.
+And lesson 03's points, for what lesson 00's do not show (a generated counterexample, a borrowed reference)."""
 
 from __future__ import annotations
 
@@ -85,4 +86,59 @@ def test_a_learner_answers_lesson_02s_first_point_after_running_the_cells_above_
     assert "base prompt:          4 words" in measured and "growth of the prompt: 3 words" in measured, measured
     progress = run_cell(lesson, lesson.code_cell_index('progress("02_prompt_packer")'))
     assert progress.splitlines()[0] == "Practice in this lesson: 1 of 8 answered right in this kernel", progress
+    lesson.close_tab_discarding_changes()
+
+
+LESSON_03 = "notebooks/03_utf8_packer.ipynb"
+KEPT_IDS = (  # lesson 03's practice 3.4, written with the lesson's own HEADER and nbytes: {size} is the line's cost
+    "def kept_ids(passages, limit, reserve):\n"
+    "    used, kept = nbytes(HEADER), []\n"
+    "    for key, text in passages:\n"
+    "        size = {size}\n"
+    "        if used + size + reserve <= limit:\n"
+    "            used += size\n"
+    "            kept.append(key)\n"
+    "    return kept\n\n\n"
+    'write("p3.4", kept_ids)'
+)
+
+
+def test_a_learner_answers_lesson_03_with_its_own_helpers_and_meets_a_generated_counterexample(page, lab, screenshots):
+    """What lesson 00 does not show: a written function that uses the lesson's own names (HEADER, nbytes), a
+    wrong answer that passes every fixed case and is caught by a generated input, one that borrows the packer's
+    source_line, a prediction holding a list, and a choice whose wrong option names its misconception."""
+    lesson = NotebookPage.open(page, lab, LESSON_03, workspace="practice-03")
+    lesson.run_all()
+
+    stub = lesson.code_cell_index('write("p3.4", kept_ids)')
+    said = retype(lesson, stub, KEPT_IDS.format(size="5 + nbytes(text)"))  # 5 bytes of framing: one-letter ids only
+    assert said.startswith("Practice 3.4 (write): not yet\n  smallest generated input found that disagrees"), said
+    assert "  input:    kept_ids([(" in said and "  hint: go back to the rule" in said, said
+    said = retype(lesson, stub, KEPT_IDS.format(size="nbytes(source_line(key, text))"))
+    assert "not credited: this answer uses the reference packer.utf8.source_line" in said, said
+    said = retype(lesson, stub, KEPT_IDS.format(size='nbytes(f"[{key}] {text}\\n")'))
+    assert said.startswith("Practice 3.4 (write): right"), said
+
+    predicted = lesson.code_cell_index('predict("p3.6", prediction)')
+    said = retype(lesson, predicted, 'prediction = (138, ["a", "b", "c"])\npredict("p3.6", prediction)')
+    assert said.startswith("Practice 3.6 (predict): not yet\n  not the result: item 1 is right, item 2 is wrong"), said
+    assert "its bar starts where b's ends" in said and "149" not in said, said
+    said = retype(lesson, predicted, 'prediction = (138, ["a", "b"])\npredict("p3.6", prediction)')
+    assert said == "Practice 3.6 (predict): right", said
+
+    box = lesson.cell(lesson.code_cell_index('choose("p3.2")')).locator(".workbook-practice")
+    box.wait_for()
+    status = box.locator("[role=status]")
+    box.get_by_role("radio", name="B. The 70 bytes include the 21 reserved bytes").check()
+    box.get_by_role("button", name="Check").click()
+    wait_until(lambda: "B is not it" in (status.text_content() or ""), "no feedback for a wrong choice")
+    assert "never added to the returned text" in status.text_content()
+    lesson.screenshot(box, screenshots / "practice-03-choose-wrong.png")
+    box.get_by_role("radio", name="C. After you add an envelope").check()
+    box.get_by_role("button", name="Check").click()
+    wait_until(lambda: "Practice 3.2 (choose): right" in (status.text_content() or ""), "no feedback for C")
+
+    progress = run_cell(lesson, lesson.code_cell_index('progress("03_utf8_packer")'))
+    assert progress.splitlines()[0] == "Practice in this lesson: 3 of 6 answered right in this kernel", progress
+    assert "not answered yet:\n    Practice 3.1 (predict, objective 1)" in progress, progress
     lesson.close_tab_discarding_changes()

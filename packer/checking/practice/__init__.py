@@ -51,6 +51,9 @@ BY_LESSON: dict[str, tuple[Point, ...]] = {
 POINTS: dict[str, Point] = {point.pid: point for points in BY_LESSON.values() for point in points}
 if len(POINTS) != sum(map(len, BY_LESSON.values())):
     raise ValueError("practice points: an id is used twice")
+# The feedback under a choice keeps its lines and wraps a long one between words (JupyterLab's widget styles would
+# otherwise break it anywhere, mid-word).
+FEEDBACK_STYLE = "white-space: pre-wrap; word-break: normal; overflow-wrap: break-word"
 _ANSWERED: dict[str, str] = {}  # practice id -> the status of its last answer in this kernel (never on disk)
 
 
@@ -182,7 +185,7 @@ def ChoiceBox(found: Choose) -> Any:  # noqa: N802  (a widget, named as one)
 
     def pressed(_: Any) -> None:
         text = html.escape(str(on_check(found.pid, choices.value)))
-        said.value = f'<pre role="status" class="workbook-practice-feedback">{text}</pre>'
+        said.value = f'<pre role="status" class="workbook-practice-feedback" style="{FEEDBACK_STYLE}">{text}</pre>'
 
     button.on_click(pressed)
     box = _ChoiceBox([choices, button, said])

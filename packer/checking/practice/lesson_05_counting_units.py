@@ -1,0 +1,222 @@
+"""Lesson 05's practice points: passing a real counter, what the rule of thumb says outside English, the headroom a
+chars/4 plan needs, the bounds bytes and characters give, when a byte budget is a token budget, and joins that do
+not add up.
+
+Objectives (the lesson's list): 1 counting real tokens offline with bpe() and passing the counter to pack_prompt;
+2 measuring chars/4 against real tokens per language or content, against OpenAI's English rule; 3 the headroom a
+chars/4 plan needs for 95% or 99% of passages; 4 tokens <= UTF-8 bytes <= 4 x characters, and when a byte budget is
+a safe token budget; 5 real text whose tokens do not add up, and why an adding packer can go over.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from packer.checking.engine import Question
+from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.counters import bpe, count_chars_div4, count_utf8_bytes
+
+RUSSIAN = "Привет, мир"  # practice 5.4
+PAIRS = [("end!", "\n\nNext"), ("   ", "42"), ("Hello,", " world")]  # practice 5.6
+
+
+def _headroom_for(tokens: list[int], estimates: list[int], percent: int) -> int:
+    """The smallest whole percent h with tokens <= estimate * (1 + h/100) for `percent` % of the passages: each
+    passage's need rounded up, then the nearest-rank percentile (integers throughout)."""
+    needed = sorted(-((100 * (estimate - count)) // estimate) for count, estimate in zip(tokens, estimates))
+    return needed[-((-percent * len(needed)) // 100) - 1]
+
+
+def _measured(pairs: list[tuple[int, int]], percent: int) -> tuple[list[int], list[int], int]:
+    """(tokens, estimates, percent) from (tokens, estimate) pairs: one per passage."""
+    return [count for count, _ in pairs], [estimate for _, estimate in pairs], percent
+
+
+PASSAGES = st.lists(st.tuples(st.integers(0, 400), st.integers(1, 200)), min_size=1, max_size=40)
+PERCENT = st.one_of(st.sampled_from([50, 90, 95, 99, 100]), st.integers(1, 100))
+
+
+def _changes() -> tuple[int, ...]:
+    count = bpe("cl100k_base")
+    return tuple(count(left + right) - count(left) - count(right) for left, right in PAIRS)
+
+
+POINTS = [
+    Choose(
+        "p5.1",
+        1,
+        "what to pass pack_prompt as its counter to keep a GPT-4o model's token limit",
+        options=(
+            Option(
+                "A",
+                'bpe("o200k_base")',
+                "tiktoken maps the GPT-4o models to o200k_base, and bpe() gives its counter: a function from text to "
+                "int, which pack_prompt calls on every candidate prompt",
+                right=True,
+            ),
+            Option(
+                "B",
+                'bpe("o200k_base")(prompt), the count of the prompt',
+                "that is a number, the count of one text: pack_prompt needs the function itself, to measure every "
+                "candidate prompt it builds",
+            ),
+            Option(
+                "C",
+                'bpe("cl100k_base"): the GPT-4 models share one vocabulary',
+                "tiktoken maps GPT-4 to cl100k_base and GPT-4o to o200k_base, a vocabulary about twice as large, and "
+                "their counts differ (the Japanese line: 9 against 7)",
+            ),
+            Option(
+                "D",
+                "count_chars_div4: close enough for a limit",
+                "chars/4 is an estimate, off in both directions (lesson 04 measured it against these tokenizers): a "
+                "limit needs the count of the model's own tokenizer",
+            ),
+        ),
+    ),
+    Choose(
+        "p5.2",
+        2,
+        "what this lesson measured for chars/4 on Japanese names, against OpenAI's rule of thumb",
+        options=(
+            Option(
+                "A",
+                "The rule holds for any language: it counts characters, and every language has them.",
+                "OpenAI states the rule for English; measured here, chars/4 ÷ tokens is 0.22 for the Japanese names "
+                "in cl100k_base, so the estimate is about a quarter of the real count",
+            ),
+            Option(
+                "B",
+                "It holds within about a fifth, as for English prose.",
+                "that is English prose (a median of 1.17); the same rule is off about four times for the Japanese "
+                "names",
+            ),
+            Option(
+                "C",
+                "chars/4 under-counts them about four times (median 0.22 in cl100k_base); they are names, and Japanese "
+                "prose was not measured.",
+                "the measured medians, and what they cover: names, which may tokenize worse than prose would",
+                right=True,
+            ),
+            Option(
+                "D",
+                "chars/4 over-counts them, because each character takes three UTF-8 bytes.",
+                "more bytes per character go with more tokens per character, not fewer: a ratio below 1 is an "
+                "under-count, and the Japanese names sit at 0.22",
+            ),
+        ),
+    ),
+    Write(
+        "p5.3",
+        3,
+        "headroom_for(tokens, estimates, percent): the whole-percent headroom a chars/4 plan needs",
+        question=Question(
+            "p5.3",
+            "headroom_for",
+            1,
+            "the smallest whole percent of headroom under which `percent` % of the passages fit their real count",
+            _headroom_for,
+            cases=(
+                ([21], [20], 100),
+                ([10], [20], 95),
+                ([9, 8, 12, 40], [8, 8, 10, 10], 50),
+                ([9, 8, 12, 40], [8, 8, 10, 10], 75),
+                ([9, 8, 12, 40], [8, 8, 10, 10], 95),
+                ([13, 7, 7, 7, 7, 7, 7, 7, 7, 7], [7, 7, 7, 7, 7, 7, 7, 7, 7, 7], 90),
+            ),
+            inputs=st.builds(_measured, PASSAGES, PERCENT),
+        ),
+        hint="take each passage's need first, rounded up to a whole percent in integers (as lesson 04's (n + 3) // 4 "
+        "did), then the value at rank ⌈percent/100 · n⌉ in sorted order",
+    ),
+    Predict(
+        "p5.4",
+        4,
+        'the bounds bytes, 4 × characters and 16 × chars/4 give on the tokens of "Привет, мир"',
+        result=lambda: (count_utf8_bytes(RUSSIAN), 4 * len(RUSSIAN), 16 * count_chars_div4(RUSSIAN)),
+        answer_type=tuple[int, int, int],
+        misconceptions=(
+            ((11, 44, 48), "Cyrillic letters are above U+007F, so they are not one byte each (lesson 03's ranges)"),
+            ((22, 44, 48), "the comma and the space are ASCII: one byte each, while the Cyrillic letters take more"),
+            ((20, 44, 44), "the chars/4 estimate rounds up before it is multiplied by 16"),
+        ),
+    ),
+    Choose(
+        "p5.5",
+        4,
+        "when a budget of N UTF-8 bytes is also a budget of at most N tokens",
+        options=(
+            Option(
+                "A",
+                "For every tokenizer: a token always covers at least one byte.",
+                "not for every tokenizer: Mistral's SentencePiece counts a lone line break, one byte, as two tokens "
+                "(its word-start piece and the byte)",
+            ),
+            Option(
+                "B",
+                "For a byte-level BPE tokenizer such as cl100k_base, for the payload measured alone.",
+                "its merges only ever remove tokens from one per byte; what a chat request adds around the payload "
+                "is outside the bound",
+                right=True,
+            ),
+            Option(
+                "C",
+                "For a byte-level BPE tokenizer, for the whole chat request built around the payload.",
+                "a request adds tokens with no bytes in your payload (role markers, control tokens such as [INST]), "
+                "and a seam the tokenizer does not always cut can cost more",
+            ),
+            Option(
+                "D",
+                "Only for English: other scripts take more tokens.",
+                "other scripts take more tokens per character, not per byte: no passage of any script here reached "
+                "one token per byte",
+            ),
+        ),
+    ),
+    Predict(
+        "p5.6",
+        5,
+        "whole minus parts, in cl100k_base tokens, for three joins",
+        result=_changes,
+        answer_type=tuple[int, int, int],
+        misconceptions=(
+            ((0, 0, 0), "token counts add up only at a seam the tokenizer always cuts: look at what each join does"),
+            (
+                (-1, 0, 0),
+                "before a digit a run of spaces splits, and its last space stands alone: digits take no space",
+            ),
+            ((-1, 1, -1), "a comma ends its piece, and a word with its leading space starts one: that seam is cut"),
+            ((0, 1, 0), "punctuation followed by line breaks is one piece, so the join merges"),
+        ),
+    ),
+    Choose(
+        "p5.7",
+        5,
+        "why the adding assemble_context went over its budget with real tokens and pack_prompt never did",
+        options=(
+            Option(
+                "A",
+                "assemble_context counted with another tokenizer than the one that measured the context.",
+                "both were counted with cl100k_base: the chunks' counts were measured with it, and so was the context",
+            ),
+            Option(
+                "B",
+                "assemble_context adds counts measured alone across separators it charges nothing; pack_prompt adds "
+                "only across seams the tokenizer always cuts.",
+                "the excess was one token per separator; pack_prompt's seams (a line break before [ or A) are cuts in "
+                "cl100k_base, so its sums are exact",
+                right=True,
+            ),
+            Option(
+                "C",
+                "pack_prompt never adds counts: it always re-measures the whole prompt.",
+                "it does add, line by line, for cl100k_base and o200k_base: adding is exact where every seam is cut",
+            ),
+            Option(
+                "D",
+                "assemble_context rounds the token counts down.",
+                "the counts are exact integers, and nothing is rounded: the excess comes from what the joins cost",
+            ),
+        ),
+    ),
+]
