@@ -159,3 +159,40 @@ def test_every_point_belongs_to_one_lesson_and_is_numbered_after_it():
     for slug, points in BY_LESSON.items():
         for found in points:
             assert found.pid.startswith(f"p{int(slug[:2])}."), found.pid
+
+
+def test_a_point_answered_right_stays_right_when_other_values_are_tried_after():
+    practice.predict("p0.1", POINTS["p0.1"].result())
+    practice.predict("p0.1", ("alpha", 40))
+    assert practice.progress("00_start_here").right == [POINTS["p0.1"]]
+
+
+def test_a_prediction_that_mixes_two_misconceptions_is_told_both(monkeypatch):
+    two = Predict(
+        "p0.1",
+        1,
+        "t",
+        result=lambda: (1, 2, 3),
+        answer_type=tuple[int, int, int],
+        misconceptions=(((9, 2, 3), "first wrong because"), ((1, 2, 8), "third wrong because")),
+    )
+    said = str(kinds.check_prediction(two, (9, 2, 8)))
+    assert "first wrong because" in said and "third wrong because" in said
+    assert "first wrong because" not in str(kinds.check_prediction(two, (7, 2, 8)))
+
+
+def test_a_list_prediction_in_the_wrong_order_is_told_so():
+    ordered = Predict("p0.1", 1, "t", result=lambda: ["a", "b", "c"], answer_type=list[str], misconceptions=())
+    assert "the right elements in the wrong order" in str(kinds.check_prediction(ordered, ["c", "a", "b"]))
+    assert "the right elements in the wrong order" not in str(kinds.check_prediction(ordered, ["a", "b"]))
+
+
+def test_a_borrowed_answer_is_not_given_a_hint_about_its_logic():
+    import packer.chunks
+
+    def total_tokens(chunks):
+        packer.chunks.assemble_context(chunks, 10**9)
+        return sum(chunk["token_count"] for chunk in chunks)
+
+    said = str(practice.preview("p0.2", total_tokens))
+    assert "not credited" in said and "hint:" not in said

@@ -71,10 +71,16 @@ def _of_kind(pid: str, kind: type[Point]) -> Any:
     return found
 
 
-def _answered(feedback: Feedback) -> Feedback:
-    """Remember the answer's status (an unanswered point is not an answer) and show the feedback now."""
-    if feedback.status != NOT_ANSWERED:
+def _remember(feedback: Feedback) -> None:
+    """Keep what this kernel answered: an unanswered point is no answer, and a point once answered right stays
+    right (trying other values afterwards is exploring, not forgetting)."""
+    if feedback.status != NOT_ANSWERED and _ANSWERED.get(feedback.point.pid) != RIGHT:
         _ANSWERED[feedback.point.pid] = feedback.status
+
+
+def _answered(feedback: Feedback) -> Feedback:
+    """Remember the answer and show the feedback now."""
+    _remember(feedback)
     return _shown(feedback)
 
 
@@ -110,8 +116,7 @@ def preview(pid: str, answer: Any) -> Feedback:
 def on_check(pid: str, key: str | None) -> Feedback:
     """What the Check button does with the option selected (a plain function: testable without a browser)."""
     feedback = check_choice(_of_kind(pid, Choose), key)
-    if feedback.status != NOT_ANSWERED:
-        _ANSWERED[pid] = feedback.status
+    _remember(feedback)
     return feedback
 
 

@@ -126,9 +126,27 @@ def check_prediction(point: Predict, value: Any) -> Feedback:
         return Feedback(point, NOT_YET, tuple(details))
     if plain(value) == plain(expected):
         return Feedback(point, RIGHT)
-    details = [f"  {_predict_hint(expected, value)} {PREDICT_NOTE}", f"  yours:    {_show(value)}"]
-    details += [f"  {why}" for wrong, why in point.misconceptions if plain(wrong) == plain(value)]
+    details = [f"  {_prediction_hint(expected, value)} {PREDICT_NOTE}", f"  yours:    {_show(value)}"]
+    details += [f"  {why}" for wrong, why in point.misconceptions if _shows(wrong, value, expected)]
     return Feedback(point, NOT_YET, tuple(details))
+
+
+def _prediction_hint(expected: Any, value: Any) -> str:
+    """Which items are wrong (the exercises' words); for a prediction that is one list, whether only its order is."""
+    if isinstance(expected, list) and sorted(map(repr, expected)) == sorted(map(repr, value)):
+        return "not the result: the right elements in the wrong order"
+    return _predict_hint(expected, value)
+
+
+def _shows(wrong: Any, value: Any, expected: Any) -> bool:
+    """Whether a prediction shows the misconception `wrong` stands for: it is that value; or, for a tuple, it has
+    every item where `wrong` departs from the result (so a prediction that mixes two misconceptions gets both)."""
+    if plain(wrong) == plain(value):
+        return True
+    if not (isinstance(expected, tuple) and isinstance(wrong, tuple) and len(wrong) == len(expected) == len(value)):
+        return False
+    departs = [i for i, (bad, right) in enumerate(zip(wrong, expected)) if plain(bad) != plain(right)]
+    return bool(departs) and all(plain(value[i]) == plain(wrong[i]) for i in departs)
 
 
 def check_function(point: Write, function: Any) -> Feedback:
@@ -139,7 +157,8 @@ def check_function(point: Write, function: Any) -> Feedback:
         return Feedback(point, NOT_ANSWERED, ("  replace the line that raises NotImplementedError with your code",))
     if result.status == PASSED:
         return Feedback(point, RIGHT, tuple(body))
-    return Feedback(point, NOT_YET, tuple([*body, *([f"  hint: {point.hint}"] if point.hint else [])]))
+    borrowed = result.detail.startswith("not credited")  # the logic may be right: the hint would mislead
+    return Feedback(point, NOT_YET, tuple([*body, *([f"  hint: {point.hint}"] if point.hint and not borrowed else [])]))
 
 
 def check_choice(point: Choose, key: Any) -> Feedback:
