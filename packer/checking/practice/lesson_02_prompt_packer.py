@@ -83,6 +83,7 @@ POINTS = [
         answer_type=tuple[int, int],
         misconceptions=(
             ((4, 2), "a passage's line costs its label too: `[a]` is a word of the prompt, not only `one two`"),
+            ((3, 3), "the bare prompt has its `Sources:` heading too: it is written with or without passages"),
             (
                 (0, 2),
                 "the prompt is not empty without passages: the question, the heading and the answer cue are words "

@@ -112,12 +112,13 @@ POINTS = [
             ),
             (
                 (["a"], ["a", "c", "d"], ["a", "c", "d"]),
-                "the cutoff keeps only passages scoring at least half the best (4 of 8); d's 3 is under the bar, "
-                "room or no room",
+                "the cutoff drops every passage scoring under half the best score, however much room is left: "
+                "compare each passage's score with that bar",
             ),
             (
                 (["a"], ["a", "c", "d"], ["a"]),
-                "after the cutoff comes skip and continue among the passages over the bar, so c (5 of 8) still gets in",
+                "after the cutoff comes skip and continue, not stop: a passage over the bar still gets its chance "
+                "after one that does not fit",
             ),
             (
                 (["a", "b"], ["a", "b"], ["a", "b"]),
@@ -198,8 +199,8 @@ POINTS = [
         misconceptions=(
             (
                 11,
-                "that is text + framing: counts add up only at a seam the tokenizer always cuts, and here the "
-                "space joins ' The' and the line break joins '.\\n'",
+                "that is text + framing: counts add up only at a seam the tokenizer always cuts; look at what the "
+                "framing's space and line break meet inside the line",
             ),
             (
                 9,
@@ -208,8 +209,8 @@ POINTS = [
             ),
             (
                 12,
-                "one more is what the Chinese lines paid, where the space or the break joins nothing; in English "
-                "both join their neighbours",
+                "one more is what a Chinese line paid when its space or its line break joined nothing: look at what "
+                "they meet in this English line",
             ),
         ),
     ),

@@ -65,8 +65,8 @@ POINTS = [
         misconceptions=(
             (
                 [1, 3, 5, 2, 4, 6],
-                "the even ranks are at the back but in rank order, so rank 2 sits in the middle; ends first fills "
-                "the back from the end inwards: rank 2 last, rank 4 second to last",
+                "that puts the even ranks at the back in rank order, which leaves rank 2, the second best, in the "
+                "middle, where evidence is used worst; reread where ends first puts rank 2",
             ),
             (
                 [2, 4, 6, 5, 3, 1],
