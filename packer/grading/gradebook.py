@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from packer.grading.exports import LmsSettings, lms_files
+from packer.grading.gradebook_schema import check_gradebook, edited_totals
 from packer.grading.layouts import GONE, is_gone, lms_id
 from packer.grading.lock import LOCK_NAME
 from packer.grading.escaping import csv_text
@@ -42,6 +43,7 @@ class Gradebook:
     grader: dict[str, Any] | None = None  # what the rows were graded with, when not this run (a merge)
     lms: dict[str, Any] = field(default_factory=dict)  # how lms/ is written: LmsSettings' fields, kept across runs
     due: str = ""  # the due date rows were judged late by (ISO 8601), kept across runs until --due changes it
+    edited: dict[str, str] = field(default_factory=dict)  # rows read with a total changed by hand, and how
 
 
 def checks_version() -> str:
@@ -81,6 +83,7 @@ def open_gradebook(out: Path) -> Gradebook | None:
             f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
             "or empty folder (nothing in it was changed)"
         )
+    check_gradebook(data, out / "grades.json")
     book = data.get("gradebook", {})
     root = Path(book["root"]) if "root" in book else None
     rows = {r["submission"]: from_row(r) for r in data["submissions"]} if data.get("format") == FORMAT else {}
@@ -95,6 +98,21 @@ def open_gradebook(out: Path) -> Gradebook | None:
         None,
         dict(book.get("lms", {})),
         book.get("due", ""),
+        edited_totals(data) if data.get("format") == FORMAT else {},
+    )
+
+
+def edited_warning(book: Gradebook, out: Path, regraded: set[str]) -> str:
+    """The terminal's warning about kept rows whose total was changed by hand ("" when none): a row's score is
+    the sum of its tests' scores, so the gradebook now holds that sum."""
+    kept = {name: how for name, how in sorted(book.edited.items()) if name not in regraded}
+    if not kept:
+        return ""
+    rows = "; ".join(f"{name}: {how}" for name, how in list(kept.items())[:3]) + (" …" if len(kept) > 3 else "")
+    return (
+        f"warning: {len(kept)} row{'s' if len(kept) > 1 else ''} of {out / 'grades.json'} had a total that is not the "
+        f"sum of its tests' ({rows}); a row's score is always that sum, so the gradebook now holds it (the file as it "
+        f"was is {out / 'backup' / 'grades.json'}). To change a grade by hand, change a test's score in the row"
     )
 
 

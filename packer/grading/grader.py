@@ -45,6 +45,7 @@ from packer.grading.gradebook import (
     Journal,
     check_out_path,
     checks_version,
+    edited_warning,
     mark_gone,
     open_gradebook,
     read_journal,
@@ -501,6 +502,9 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
     with no_interrupts():  # written already: a Ctrl-C now must not read as "nothing was written"
         for line in book.changed:
             print(f"warning: {line}", file=sys.stderr)
+        edited = edited_warning(book, args.out, {o.name for o in outcomes})
+        if edited:
+            print(edited, file=sys.stderr)
         for what, count in sorted(superseded.items()):
             some = f"{count} submission{'s' if count > 1 else ''}"
             print(
