@@ -12,7 +12,9 @@ every such string is written through the function for its format:
 - `md_block`: verbatim lines in a Markdown fenced code block (a check's report, a learner's written answer);
 - `html_text`: HTML text (Gradescope's top-level `output`, written with `output_format` GRADESCOPE_HTML);
 - `plain_text`: text shown as it is (Gradescope's test outputs and names, `output_format` GRADESCOPE_TEXT);
-- `csv_text`: CSV rows (grades.csv and the LMS imports), each cell through `csv_cell`.
+- `csv_text`: CSV rows (grades.csv and the LMS imports), each cell through `csv_cell`;
+- `terminal`: a message for the instructor's terminal (a name printed there cannot move the cursor, recolour
+  the screen or reorder the line).
 
 In every format the text still reads as it was written: the characters that would hide or reorder it on
 screen are shown as their Python escapes (`\\x1b`, `\\u202e`), and inline text keeps to its line, each line
@@ -66,10 +68,10 @@ MD_EDGE_SPACE = re.compile(r"^[ \t]+|[ \t]+$")
 # A spreadsheet (Excel, LibreOffice, Google Sheets) reads a cell starting with one of these as a formula. OWASP's
 # rule for text exported to a spreadsheet: "special characters (including '=', '+', '-', '@', '\t' (tab), and
 # '\0' (null character)) must be escaped with a single quote if they appear as the first character in a field
-# value" (ASVS 5.0.0, requirement 1.2.10: https://github.com/OWASP/ASVS/blob/v5.0.0/5.0/en/0x10-V1-Encoding-and-Sanitization.md;
-# https://owasp.org/www-community/attacks/CSV_Injection adds the carriage return). The quote shows in a program
-# that reads the file as text; the grader's own numbers never start with one of these.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\0")
+# value" (ASVS 5.0.0, requirement 1.2.10: https://github.com/OWASP/ASVS/blob/v5.0.0_release/5.0/en/0x10-V1-Encoding-and-Sanitization.md;
+# https://owasp.org/www-community/attacks/CSV_Injection adds the carriage return and the line feed). The quote shows
+# in a program that reads the file as text; the grader's own numbers never start with one of these.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
 
 
 def _escape(char: str) -> str:
@@ -91,6 +93,12 @@ def lines_of(text: str) -> str:
 def one_line(text: str) -> str:
     """The text on one line: hidden characters and every line break shown as their escapes."""
     return LINE_BREAK.sub(lambda match: "".join(map(_escape, match[0])), shown(text))
+
+
+def terminal(text: str) -> str:
+    """A message for a terminal: hidden characters (ESC starts a terminal's escape sequences) and every line break
+    but the message's own "\\n" shown as their escapes (a "\\r" would return to the start of the line)."""
+    return LINE_BREAK.sub(lambda match: match[0] if match[0] == "\n" else "".join(map(_escape, match[0])), shown(text))
 
 
 def md_text(text: str) -> str:

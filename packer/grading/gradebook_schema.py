@@ -143,10 +143,11 @@ def check_gradebook(data: Any, path: Path) -> None:
         return
     shown = [_where(error, data) for error in errors[:3]]
     more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+    backup = path.parent / "backup" / path.name
+    kept = f" ({backup} holds the gradebook as it was before the grader's last run there)" if backup.exists() else ""
     raise ValueError(
         f"{path}: the gradebook cannot be read: {'; '.join(shown)}{more}. Put back what was changed, or grade into "
-        f"a new folder ({path.parent / 'backup' / path.name} holds the gradebook as it was before the grader's last "
-        "run there); nothing was graded or written"
+        f"a new folder{kept}; nothing was graded or written"
     )
 
 
@@ -197,11 +198,11 @@ def _wanted(error: Any) -> str:
 
 def edited_totals(data: dict[str, Any]) -> dict[str, str]:
     """The rows whose `score` or `max_score` is not the sum of their tests' (changed by hand), by submission, each
-    as 'score 9 where its tests' scores add up to 7'."""
+    as "score 9 where its tests' scores add up to 7"."""
     edited = {}
     for row in data["submissions"]:
         changes = [
-            f"{key} {row[key]:g} where its tests' {key} add up to {total:g}"
+            f"{key} {row[key]:g} where its tests' {key}s add up to {total:g}"
             for key in ("score", "max_score")
             if key in row and row[key] != (total := sum(test[key] for test in row["tests"]))
         ]

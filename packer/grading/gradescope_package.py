@@ -26,7 +26,7 @@ from typing import Any
 
 # Only what run_autograder's steps need is imported here: nbformat, which the build needs, takes seconds to
 # import, twice per submission.
-from packer.grading.escaping import GRADESCOPE_HTML, GRADESCOPE_TEXT, html_text, plain_text
+from packer.grading.escaping import GRADESCOPE_HTML, GRADESCOPE_TEXT, html_text, one_line, plain_text, terminal
 from packer.grading.submissions import find_submissions, naming_root, read_bytes
 
 SCRIPTS = ("setup.sh", "run_autograder")  # in packer/grading/gradescope_files/; at the zip's root, executable
@@ -194,7 +194,7 @@ def pick(root: Path, into: Path, lesson: str) -> int:
         into.mkdir(parents=True, exist_ok=True)
         name = PurePosixPath(submission.member or submission.path).name
         (into / name).write_bytes(read_bytes(submission))
-        print(f"grading {inside[0]}")
+        print(f"grading {one_line(inside[0])}")
         return 0
     if len(found) == 1:
         message = f"Your submission could not be read ({inside[0]}: {found[0].problem}), so nothing was graded."
@@ -209,7 +209,7 @@ def pick(root: Path, into: Path, lesson: str) -> int:
         held = f"It holds: {listing(others)}." if others else "It is empty."
         message = f"Your submission holds no notebook, so nothing was graded. {held} Submit {wanted_file(lesson)}."
         why = "the submission holds no notebook"
-    print(message)
+    print(terminal(message))
     write_results(root, failure(message, lesson, why, learner, found=inside, skipped=others))
     return 1
 

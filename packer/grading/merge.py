@@ -31,6 +31,7 @@ from packer.grading.gradebook import (
     read_journal,
     write_gradebook,
 )
+from packer.grading.escaping import terminal
 from packer.grading.grader import complete_rows
 from packer.grading.gradebook_schema import check_gradebook
 from packer.grading.interrupts import no_interrupts
@@ -217,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             with no_interrupts():
                 write_gradebook(book, options, args.out, previous)
     except ValueError as error:
-        parser.error(str(error))
+        parser.error(terminal(str(error)))
     except KeyboardInterrupt:  # the writing itself holds Ctrl-C off, so this came before it
         print(
             f"interrupted: nothing was written{'; ' + str(args.out) + ' is as it was' if args.out.exists() else ''}",
@@ -228,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     with no_interrupts():
         edited = edited_warning(previous, args.out, {o.name for o in outcomes}) if previous else ""
         if edited:
-            print(edited, file=sys.stderr)
+            print(terminal(edited), file=sys.stderr)
         print(
             f"merged {len(shards)} shards ({len(outcomes)} submissions){kept_text}; wrote {args.out / 'grades.csv'}, "
             f"{args.out / 'report.md'} and the rest of {args.out}/"

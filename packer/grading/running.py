@@ -448,7 +448,7 @@ async def grade_submission(
                 result = {
                     **not_graded(question, ""),
                     "status": "failed",
-                    "detail": "checking stopped at {}: {}".format(*slow[question.qid]),
+                    "detail": f"checking stopped at {slow[question.qid][0]}",  # what it used: in the row's note
                 }
             elif result is None:
                 result = not_graded(

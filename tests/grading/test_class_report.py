@@ -6,24 +6,11 @@ attempted'. Made from rows written here, no kernel."""
 
 from __future__ import annotations
 
+from class_files import result
 from packer.grading.outcome import Outcome
 from packer.grading.reports import figure_files, report_markdown
 
 EXAMPLE = "assemble_context([{'text': 'alpha', 'token_count': 40}], 30)"
-
-
-def result(qid: str, name: str, status: str, points: int, top: int, **details) -> dict:
-    return {
-        "qid": qid,
-        "name": name,
-        "status": status,
-        "points": points,
-        "max_points": top,
-        "detail": details.get("detail", ""),
-        "counterexample": details.get("counterexample"),
-        "expected": details.get("expected"),
-        "actual": details.get("actual"),
-    }
 
 
 def lesson_01(name: str, actual: str | None, prediction: str | None = None, example: str = EXAMPLE) -> Outcome:

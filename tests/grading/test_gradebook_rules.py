@@ -257,7 +257,7 @@ def test_a_score_edited_by_hand_is_put_back_to_the_sum_of_its_tests_and_the_run_
     assert grade_main([str(folder / "bob"), "--out", str(out)]) == 0
     assert (
         f"warning: 1 row of {out / 'grades.json'} had a total that is not the sum of its tests' "
-        "(class/alice/ex.ipynb: score 9 where its tests' score add up to 0); a row's score is always that sum"
+        "(class/alice/ex.ipynb: score 9 where its tests' scores add up to 0); a row's score is always that sum"
     ) in capsys.readouterr().err
     assert row(json.loads((out / "grades.json").read_text()))["score"] == 0
     assert row(json.loads((out / "backup" / "grades.json").read_text()))["score"] == 9  # the edit, kept aside

@@ -32,9 +32,11 @@ from packer.grading.escaping import (
     md_text,
     one_line,
     plain_text,
+    terminal,
 )
 from packer.grading.exports import LmsSettings, lms_files
 from packer.grading.gradebook import to_csv
+from class_files import result
 from packer.grading.outcome import Outcome
 from packer.grading.reports import result_text, text_files
 from written_files import csv_rows, formula_cells, html_shown, markdown_shown
@@ -100,24 +102,6 @@ PIECES = [
 HOSTILE = st.lists(st.sampled_from(PIECES) | st.text(min_size=1, max_size=3), min_size=1, max_size=5).map("".join)
 SLOTS = 17  # the hostile strings one class holds (see a_class)
 PLACEHOLDER = re.compile(r"PH([0-9]+)Z")
-
-
-def result(qid: str, name: str, status: str, points: int, top: int, **details) -> dict:
-    """A question's result row as the grader keeps it."""
-    return {
-        "qid": qid,
-        "name": name,
-        "status": status,
-        "points": points,
-        "max_points": top,
-        "detail": details.get("detail", ""),
-        "counterexample": details.get("counterexample"),
-        "expected": details.get("expected"),
-        "actual": details.get("actual"),
-        "tried": 1,
-        "printed": details.get("printed", ""),
-        "printed_lines": details.get("printed_lines", 0),
-    }
 
 
 def a_class(t: list[str]) -> list[Outcome]:
@@ -306,6 +290,10 @@ def test_a_block_of_text_cannot_close_its_own_fence():
     text = "```\n## heading\n````"
     shown = markdown_shown(md_block(text))
     assert shown.elements == ["<pre >", "<code class>", "</code>", "</pre>"] and shown.text.rstrip("\n") == text
+
+
+def test_a_name_printed_on_the_terminal_cannot_move_the_cursor_recolour_or_reorder_the_line():
+    assert terminal("skipped a\x1b[2J\rb\u202e.pdf\nnext line") == "skipped a\\x1b[2J\\rb\\u202e.pdf\nnext line"
 
 
 def test_html_text_shows_markup_as_text():

@@ -37,7 +37,7 @@ MARKDOWN = mistune.create_markdown(
         "def_list",
     ],
 )
-FORMULA = ("=", "+", "-", "@", "\t", "\r", "\0")  # a spreadsheet's formula starts (packer.grading.escaping)
+FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")  # a spreadsheet's formula starts (packer.grading.escaping)
 
 
 BLOCKS = ("h1", "h2", "h3", "h4", "h5", "h6", "li", "th", "td", "a")  # elements whose text a test may read
