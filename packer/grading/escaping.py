@@ -43,7 +43,7 @@ GRADESCOPE_HTML, GRADESCOPE_TEXT = "simple_format", "text"
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 HIDDEN = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f\x80-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
-NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+NAMED = {"\n": "\\n", "\r": "\\r"}
 
 # Markdown: CommonMark lets a backslash escape any ASCII punctuation, which then is text and nothing else
 # (https://spec.commonmark.org/0.31.2/#backslash-escapes). These are escaped wherever they stand: code spans

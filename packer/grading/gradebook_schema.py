@@ -83,7 +83,7 @@ ROW = {
 GRADEBOOK = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "required": ["format", "grader", "gradebook", "submissions"],
+    "required": ["grader", "submissions"],  # what the grader cannot read a gradebook without
     "properties": {
         "format": {"type": "integer"},
         "grader": {
