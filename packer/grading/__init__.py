@@ -5,8 +5,9 @@
 Inside, one file per idea: `submissions` (finding notebooks in course tools' layouts and zips),
 `kernels` (starting and stopping a kernel and its whole process tree: the one place to wrap them),
 `running` (one submission in its kernel), `kernel_side` (the half that runs inside each kernel), `pool`
-(streaming the class through `--jobs` workers), `gradebook` (the folder, its rows, regrading),
-`reports` (feedback, Gradescope results, the class report, written answers), `grader` (the command
+(streaming the class through `--jobs` workers), `gradebook` (the folder, its rows, regrading), `gradebook_schema`
+(the shape of grades.json, checked when it is read), `reports` (feedback, Gradescope results, the class report,
+written answers), `exports` (the LMS files), `escaping` (text from outside, escaped for each format written), `grader` (the command
 line), `command_line` (its values checked before any work), `interrupts` (Ctrl-C and SIGTERM), `shards` and `merge` (a class graded across machines: `--shard K/N`, then
 `python -m packer.grading.merge SHARDS... --out DIR`), `nbgrader_course` (`make nbgrader`: the exercises as an
 nbgrader course) and `demo_class`

@@ -5,6 +5,11 @@ machine (more jobs than cores, a shared server, a JupyterHub beside it) slows do
 add to. A cell that waits instead of working (a sleep, a read that never returns) uses no CPU time, so each
 limit also has a backstop on the clock, `wall_factor` times as long. Past either, the kernel is interrupted;
 a cell that ignores the interrupt for GRACE seconds more ends the run as a timeout.
+
+The note of a cell a limit stopped says what was measured (`Spent`): the CPU time it got in the time it ran on
+the clock and, when the backstop on the clock stopped it, why it got so little: the machine was busy (its
+threads waited that long for a CPU: the scheduler's run-queue time) or it was waiting, not working. So a cell
+that loops for ever gets the same kind of note whatever the load; only the seconds differ from run to run.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 
 import nbformat
 
-from packer.grading.kernels import Kernel, cpu_seconds
+from packer.grading.kernels import Kernel, cpu_seconds, run_queue_seconds
 from packer.grading.sandbox import Limits
 
 OUTPUT_LIMIT = 100_000  # characters of output kept per cell; the rest is dropped and noted
@@ -53,10 +58,40 @@ class Options:
         )
         if measure == "cpu":
             return f"the {seconds:g} s {scope} limit of CPU time ({flag})"
-        return (
-            f"the {seconds * self.wall_factor:g} s {scope} backstop on the clock ({self.wall_factor:g} × {flag}, "
-            "--wall-factor; it was waiting, not working)"
-        )
+        return f"the {seconds * self.wall_factor:g} s {scope} backstop on the clock ({self.wall_factor:g} × {flag}, --wall-factor)"
+
+
+@dataclass(frozen=True)
+class Spent:
+    """What a cell (or a notebook's cells) used while it ran: CPU seconds of the kernel's process tree, seconds
+    on the clock, and seconds its threads were ready to run but waited for a CPU (None where unknown)."""
+
+    cpu: float
+    clock: float
+    waited: float | None
+
+    def __add__(self, other: Spent) -> Spent:
+        waited = None if self.waited is None or other.waited is None else self.waited + other.waited
+        return Spent(self.cpu + other.cpu, self.clock + other.clock, waited)
+
+    def busy(self) -> bool | None:
+        """Whether the machine being busy, not the cell waiting, kept its CPU time low: for at least half the time
+        it ran, it was working or ready to (None when the run-queue time is unknown)."""
+        return None if self.waited is None else self.cpu + self.waited >= self.clock / 2
+
+    def words(self, measure: str) -> str:
+        """What was measured, for a note: 'it got 5.8 s of CPU time in 60.0 s on the clock', and when the backstop
+        on the clock (measure 'clock') stopped it, why: the machine was busy, or it was waiting."""
+        got = f"it got {self.cpu:.1f} s of CPU time in {self.clock:.1f} s on the clock"
+        busy = self.busy() if measure == "clock" else None
+        if busy is None:
+            return got
+        if busy:
+            return f"{got}: the machine was busy (it waited {self.waited:.1f} s for a CPU)"
+        return f"{got}: it was waiting, not working"
+
+
+NOTHING = Spent(0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -126,20 +161,27 @@ def client_for(notebook: nbformat.NotebookNode, kernel: Kernel) -> Any:
     return client
 
 
-async def run_cell(client: Any, cell: Any, index: int, budget: Budget) -> tuple[str, str, float]:
-    """Execute one cell within `budget`. Returns (state, measure, cpu): state '' when it finished,
+async def run_cell(client: Any, cell: Any, index: int, budget: Budget) -> tuple[str, str, Spent]:
+    """Execute one cell within `budget`. Returns (state, measure, spent): state '' when it finished,
     'interrupted' when it ran past the budget and the interrupt stopped it (the kernel can go on), 'timeout'
     when even that failed, or 'kernel died'; measure 'cpu' or 'clock' for what it ran past ('' if nothing);
-    cpu the CPU seconds the kernel's process tree used meanwhile."""
+    spent what the kernel's process tree used meanwhile (up to the moment a limit was reached)."""
     from nbclient.exceptions import DeadKernelError
 
     if index == len(client.nb.cells):  # one of the grader's own cells, run after the notebook's
         client.nb.cells.append(cell)
     kernel = client.kernel
-    cpu_before, started = cpu_seconds(kernel), time.monotonic()
+    cpu_before, waited_before, started = cpu_seconds(kernel), run_queue_seconds(kernel), time.monotonic()
     used = 0.0
+
+    def spent() -> Spent:
+        waited_now = run_queue_seconds(kernel)
+        waited = None if waited_before is None or waited_now is None else max(0.0, waited_now - waited_before)
+        return Spent(used, time.monotonic() - started, waited)
+
     running = asyncio.ensure_future(client.async_execute_cell(cell, index))
     measure = ""
+    at_stop = None
     try:
         while not measure:
             done, _ = await asyncio.wait({running}, timeout=POLL)
@@ -151,21 +193,23 @@ async def run_cell(client: Any, cell: Any, index: int, budget: Budget) -> tuple[
             elif time.monotonic() - started >= budget.clock:
                 measure = "clock"
         if measure:
+            at_stop = spent()
             await _interrupt(client.km)
             try:
                 await asyncio.wait_for(asyncio.shield(running), timeout=GRACE)
             except TimeoutError:  # it ignored the interrupt (e.g. it caught KeyboardInterrupt)
-                return "timeout", measure, used
+                return "timeout", measure, at_stop
         running.result()
     except DeadKernelError:  # the client stopped hearing it: dead, or alive but not answering any more
-        return ("timeout" if await client.km.is_alive() else "kernel died"), measure, used
+        return ("timeout" if await client.km.is_alive() else "kernel died"), measure, at_stop or spent()
     finally:
         if not running.done():
             running.cancel()
             await asyncio.gather(running, return_exceptions=True)
+    at_stop = at_stop or spent()
     if not await client.km.is_alive():
-        return "kernel died", measure, used
-    return ("interrupted" if measure else ""), measure, used
+        return "kernel died", measure, at_stop
+    return ("interrupted" if measure else ""), measure, at_stop
 
 
 async def _interrupt(km: Any) -> None:
@@ -190,27 +234,40 @@ async def run_cells(
     client = client_for(notebook, kernel)
     clock_deadline = time.monotonic() + options.notebook_timeout * options.wall_factor
     cpu_left = options.notebook_timeout
+    so_far = NOTHING  # what the notebook's cells have used, for the note of the notebook's own limits
     run = Run()
     for index, cell in enumerate(notebook.cells[:upto]):
         if cell.cell_type != "code":
             continue
         clock_left = clock_deadline - time.monotonic()
         if cpu_left <= 0 or clock_left <= 0:
-            limit = options.limit_words("notebook", "cpu" if cpu_left <= 0 else "clock")
-            run = Run("timeout", index, f"the notebook ran past {limit} before {describe_cell(notebook, index)}")
+            measure = "cpu" if cpu_left <= 0 else "clock"
+            limit = options.limit_words("notebook", measure)
+            run = Run(
+                "timeout",
+                index,
+                f"the notebook ran past {limit} before {describe_cell(notebook, index)}: its cells "
+                + so_far.words(measure).removeprefix("it "),
+            )
             notes.append(f"{run.why}; that cell and the ones after it did not run")
             break
         cell_budget = Budget.of_cell(options)
         budget = Budget(min(cell_budget.cpu, cpu_left), min(cell_budget.clock, clock_left))
-        state, measure, used = await run_cell(client, cell, index, budget)
-        cpu_left -= used
+        state, measure, spent = await run_cell(client, cell, index, budget)
+        cpu_left -= spent.cpu
+        so_far += spent
         if state == "kernel died":
             run = Run(state, index, f"the kernel died while running {describe_cell(notebook, index)}")
             notes.append(run.why)
             break
         if state in ("interrupted", "timeout"):
             scope = "cell" if getattr(budget, measure) == getattr(cell_budget, measure) else "notebook"
-            why = f"{describe_cell(notebook, index)} ran past {options.limit_words(scope, measure)} and was stopped"
+            if scope == "notebook":  # the notebook's own limit: what all of its cells used
+                spent = so_far
+            why = (
+                f"{describe_cell(notebook, index)} ran past {options.limit_words(scope, measure)} and was stopped: "
+                + spent.words(measure)
+            )
             if state == "timeout" or scope == "notebook":
                 run = Run(
                     "timeout",
@@ -224,4 +281,4 @@ async def run_cells(
     return run, client
 
 
-__all__ = ["Options", "Budget", "Run", "run_cell", "run_cells", "client_for", "describe_cell", "question_near"]
+__all__ = ["Options", "Budget", "Spent", "Run", "run_cell", "run_cells", "client_for", "describe_cell", "question_near"]

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from packer.grading.escaping import terminal
 from packer.grading.exports import LmsSettings, canvas_columns
 from packer.grading.running import lessons
 from packer.grading.sandbox import INSTALL
@@ -19,7 +20,7 @@ from packer.grading.sandbox import INSTALL
 
 def refuse(message: str) -> NoReturn:
     """Stop before grading, with the reason and exit status 2 (nothing was changed)."""
-    print(f"python -m packer.grading: error: {message}", file=sys.stderr)
+    print(terminal(f"python -m packer.grading: error: {message}"), file=sys.stderr)
     sys.exit(2)
 
 

@@ -79,13 +79,12 @@ nbgrader: `lms/nbgrader.csv`, the CSV `nbgrader export` writes, for whatever rea
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from packer.grading.escaping import csv_text, md_code, md_text
 from packer.grading.layouts import is_gone, lms_id
 from packer.grading.outcome import Outcome
 
@@ -382,10 +381,8 @@ def nbgrader_part(outcomes: list[Outcome], due: str = "") -> Part:
 
 
 def csv_bytes(rows: list[list[str]], settings: LmsSettings) -> bytes:
-    """Rows as UTF-8 CSV with "\\n" line endings, after the BOM when the settings ask for it."""
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return (BOM if settings.bom else b"") + out.getvalue().encode("utf-8")
+    """Rows as UTF-8 CSV with "\\n" line endings (escaping.csv_text), after the BOM when the settings ask for it."""
+    return (BOM if settings.bom else b"") + csv_text(rows).encode("utf-8")
 
 
 def left_out(part: Part, what: str) -> list[str]:
@@ -399,7 +396,10 @@ def left_out(part: Part, what: str) -> list[str]:
         ]
     lines = ["Not in this file:", ""]
     for u in sorted(part.unplaced, key=lambda u: (u.outcome.learner.casefold(), u.outcome.learner, u.outcome.name)):
-        lines.append(f"- {u.outcome.learner or '(no name)'}, `{u.outcome.name}` ({u.outcome.lesson}): {u.why}")
+        lines.append(
+            f"- {md_text(u.outcome.learner or '(no name)')}, {md_code(u.outcome.name)} ({md_text(u.outcome.lesson)}): "
+            + md_text(u.why)
+        )
     return lines
 
 
@@ -423,7 +423,7 @@ def readme(superseded: int, lessons: list[str], canvas: Part, moodle: list[Part]
         "SIS User ID, SIS Login ID and Section are blank. The second row is Points Possible."
         + (" The lessons' columns:" if lessons else ""),
         "",
-        *[f"- {lesson}: `{column}`" for lesson, column in zip(lessons, columns)],
+        *[f"- {md_text(lesson)}: {md_code(column)}" for lesson, column in zip(lessons, columns)],
         *([""] if lessons else []),
         *(
             [
@@ -445,7 +445,7 @@ def readme(superseded: int, lessons: list[str], canvas: Part, moodle: list[Part]
             "Blank cells (nothing handed in for that lesson). Canvas reads a blank as no grade: where it already "
             "holds a grade there, the import removes it, and the review page highlights that:",
             "",
-            *[f"- {note}" for note in canvas.notes],
+            *[f"- {md_text(note)}" for note in canvas.notes],
             "",
         ]
     lines += [*left_out(canvas, "Canvas user id"), "", "## Moodle: the grading worksheet", ""]
@@ -466,7 +466,7 @@ def readme(superseded: int, lessons: list[str], canvas: Part, moodle: list[Part]
         "",
     ]
     for part in moodle:
-        lines += [f"### {part.path}", "", *left_out(part, "Moodle participant id"), ""]
+        lines += [f"### {md_text(part.path)}", "", *left_out(part, "Moodle participant id"), ""]
     lines += [
         "## lms/nbgrader.csv",
         "",
@@ -494,13 +494,14 @@ def lms_files(outcomes: list[Outcome], settings: LmsSettings) -> Iterator[tuple[
     text = readme(sum(bool(o.superseded_by) for o in outcomes), lessons, canvas, moodle, nbgrader)
     if gone:
         text += "\n## In no file: the file is gone\n\n" + "".join(
-            f"- {o.learner or '(no name)'}, `{o.name}`: kept in grades.csv from an earlier run, but no longer in "
-            "the folder graded; grade it again if it was only moved\n"
+            f"- {md_text(o.learner or '(no name)')}, {md_code(o.name)}: kept in grades.csv from an earlier run, but no "
+            "longer in the folder graded; grade it again if it was only moved\n"
             for o in gone
         )
     if unknown:
         text += "\n## In no file: the lesson is unknown\n\n" + "".join(
-            f"- {o.learner or '(no name)'}, `{o.name}`: {o.status}; grade it with --lesson, or enter it by hand\n"
+            f"- {md_text(o.learner or '(no name)')}, {md_code(o.name)}: {md_text(o.status)}; grade it with --lesson, or "
+            "enter it by hand\n"
             for o in unknown
         )
     yield README_FILE, text.encode("utf-8")

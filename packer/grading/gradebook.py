@@ -9,9 +9,7 @@ grades.csv and grades.json are kept in backup/.
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import os
 import platform
@@ -20,9 +18,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from packer.grading.exports import LmsSettings, lms_files
+from packer.grading.gradebook_schema import check_gradebook, edited_totals
 from packer.grading.layouts import GONE, is_gone, lms_id
 from packer.grading.lock import LOCK_NAME
-from packer.grading.outcome import RESULT_FIELDS, Outcome, qid_order
+from packer.grading.escaping import csv_text
+from packer.grading.outcome import DID_NOT_RUN, RESULT_FIELDS, Outcome, qid_order
 from packer.grading.running import GRADER_ROOT, Options
 
 FORMAT = 2  # grades.json layout version
@@ -43,6 +43,7 @@ class Gradebook:
     grader: dict[str, Any] | None = None  # what the rows were graded with, when not this run (a merge)
     lms: dict[str, Any] = field(default_factory=dict)  # how lms/ is written: LmsSettings' fields, kept across runs
     due: str = ""  # the due date rows were judged late by (ISO 8601), kept across runs until --due changes it
+    edited: dict[str, str] = field(default_factory=dict)  # rows read with a total changed by hand, and how
 
 
 def checks_version() -> str:
@@ -82,6 +83,7 @@ def open_gradebook(out: Path) -> Gradebook | None:
             f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
             "or empty folder (nothing in it was changed)"
         )
+    check_gradebook(data, out / "grades.json")
     book = data.get("gradebook", {})
     root = Path(book["root"]) if "root" in book else None
     rows = {r["submission"]: from_row(r) for r in data["submissions"]} if data.get("format") == FORMAT else {}
@@ -96,6 +98,21 @@ def open_gradebook(out: Path) -> Gradebook | None:
         None,
         dict(book.get("lms", {})),
         book.get("due", ""),
+        edited_totals(data) if data.get("format") == FORMAT else {},
+    )
+
+
+def edited_warning(book: Gradebook, out: Path, regraded: set[str]) -> str:
+    """The terminal's warning about kept rows whose total was changed by hand ("" when none): a row's score is
+    the sum of its tests' scores, so the gradebook now holds that sum."""
+    kept = {name: how for name, how in sorted(book.edited.items()) if name not in regraded}
+    if not kept:
+        return ""
+    rows = "; ".join(f"{name}: {how}" for name, how in list(kept.items())[:3]) + (" …" if len(kept) > 3 else "")
+    return (
+        f"warning: {len(kept)} row{'s' if len(kept) > 1 else ''} of {out / 'grades.json'} had a total that is not the "
+        f"sum of its tests' ({rows}); a row's score is always that sum, so the gradebook now holds it (the file as it "
+        f"was is {out / 'backup' / 'grades.json'}). To change a grade by hand, change a test's score in the row"
     )
 
 
@@ -184,8 +201,9 @@ def mark_gone(rows: dict[str, Outcome], found: set[str], prefixes: list[str]) ->
         gone.append(name)
         if not is_gone(row):
             row.flags.append(
-                f"{GONE}not found when its folder was graded again; this row is from an earlier run "
-                "(delete the row from the LMS import if the submission was withdrawn)"
+                f"{GONE}not found when its folder was graded again; this row is from an earlier run and no file "
+                "in lms/ holds it (an LMS keeps a grade an earlier import gave it: remove that by hand if the "
+                "submission was withdrawn; grade the file again if it was only moved)"
             )
     return sorted(gone)
 
@@ -267,32 +285,30 @@ def from_row(row: dict[str, Any]) -> Outcome:
     )
 
 
+# Notes that say why a row lost points without a wrong answer: grades.csv's flags column repeats them.
+STOPPED = ("ran past", "the kernel died", "ignored the interrupt", "cannot tell which lesson")
+
+
+def csv_flags(o: Outcome) -> str:
+    """grades.csv's flags column: the row's flags, then what kept it from being graded in full, as its notes in
+    grades.json say: why it was unreadable, a time limit, a kernel that died, a question whose answer did not run."""
+    reasons = list(o.flags)
+    if o.status in ("unreadable", "grader error") and o.notes:
+        reasons.append(o.notes[0])  # the first note says why (problem_outcome)
+    reasons += [note for note in o.notes if any(words in note for words in STOPPED)]
+    reasons += [f"{r['qid']} {r['detail']}" for r in o.results if r["status"] == DID_NOT_RUN]
+    return "; ".join(reasons)
+
+
 def to_csv(outcomes: list[Outcome]) -> str:
     """One row per submission: learner, the course tool's id for them, late, when handed in, whether it
-    counts, points per question id, total, max, status and flags."""
+    counts, points per question id, total, max, status and flags (csv_flags), as CSV (escaping.csv_text)."""
     qids = sorted({r["qid"] for o in outcomes for r in o.results}, key=qid_order)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "submission",
-            "learner",
-            "lms",
-            "lms_id",
-            "late",
-            "submitted_at",
-            "counts",
-            "lesson",
-            "status",
-            *qids,
-            "total",
-            "max",
-            "flags",
-        ]
-    )
+    head = ["submission", "learner", "lms", "lms_id", "late", "submitted_at", "counts", "lesson", "status"]
+    rows = [[*head, *qids, "total", "max", "flags"]]
     for o in outcomes:
         points = {r["qid"]: r["points"] for r in o.results}
-        writer.writerow(
+        rows.append(
             [
                 o.name,
                 o.learner,
@@ -306,10 +322,10 @@ def to_csv(outcomes: list[Outcome]) -> str:
                 *[points.get(q, "") for q in qids],
                 o.score,
                 o.max_score,
-                "; ".join(o.flags),
+                csv_flags(o),
             ]
         )
-    return out.getvalue()
+    return csv_text(rows)
 
 
 def grader_section(options: Options) -> dict[str, Any]:

@@ -39,12 +39,14 @@ from packer.grading.command_line import (
     sandbox_choice,
     uncontained_refusal,
 )
+from packer.grading.escaping import one_line, terminal
 from packer.grading.exports import kept_settings
 from packer.grading.gradebook import (
     Gradebook,
     Journal,
     check_out_path,
     checks_version,
+    edited_warning,
     mark_gone,
     open_gradebook,
     read_journal,
@@ -229,7 +231,7 @@ def make_progress(total: int):
         )
 
     def step(outcome: Outcome) -> None:
-        bar.set_postfix_str(f"{outcome.name[-40:]}: {outcome.status}", refresh=False)
+        bar.set_postfix_str(f"{one_line(outcome.name)[-40:]}: {outcome.status}", refresh=False)
         bar.update(1)
 
     step.bar = bar
@@ -396,7 +398,7 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
         files = "file that is not a submission" if len(skipped) == 1 else "files that are not submissions"
         print(f"skipped {len(skipped)} {files} (no row in the gradebook):", file=sys.stderr)
         for line in skipped:
-            print(f"  skipped {line}", file=sys.stderr)
+            print(f"  skipped {one_line(line)}", file=sys.stderr)
     if shard:  # the share of this shard, by a hash of each name: the same whatever order they came in
         whole = class_digest([s.name for s in submissions], skipped)
         class_size = len(submissions)
@@ -500,7 +502,10 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
             signal.signal(signal.SIGINT, signal.default_int_handler)
     with no_interrupts():  # written already: a Ctrl-C now must not read as "nothing was written"
         for line in book.changed:
-            print(f"warning: {line}", file=sys.stderr)
+            print(f"warning: {one_line(line)}", file=sys.stderr)
+        edited = edited_warning(book, args.out, {o.name for o in outcomes})
+        if edited:
+            print(terminal(edited), file=sys.stderr)
         for what, count in sorted(superseded.items()):
             some = f"{count} submission{'s' if count > 1 else ''}"
             print(
@@ -516,13 +521,13 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
             print(
                 f"warning: --due could not judge {len(timeless)} nbgrader submission{'s' if len(timeless) > 1 else ''} "
                 f"whose time is unknown (a missing or unreadable timestamp.txt; see the notes): "
-                f"{', '.join(o.name for o in timeless[:3])}{' …' if len(timeless) > 3 else ''}",
+                f"{', '.join(one_line(o.name) for o in timeless[:3])}{' …' if len(timeless) > 3 else ''}",
                 file=sys.stderr,
             )
         if gone:
             print(
                 f"warning: {len(gone)} row{'s' if len(gone) > 1 else ''} kept from an earlier run, whose file is "
-                f"gone from the folder graded now (flagged 'file gone'): {', '.join(gone[:3])}"
+                f"gone from the folder graded now (flagged 'file gone'): {', '.join(map(one_line, gone[:3]))}"
                 f"{' …' if len(gone) > 3 else ''}",
                 file=sys.stderr,
             )
@@ -545,7 +550,7 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
                 if everyone
                 else f"warning: {len(failed)} of {len(outcomes)} submissions could not be graded"
             )
-            first = f"{failed[0].name}: {failed[0].notes[0] if failed[0].notes else 'no note'}"
+            first = one_line(f"{failed[0].name}: {failed[0].notes[0] if failed[0].notes else 'no note'}")
             print(
                 f"{what}: the grader itself failed (first: {first}); fix the cause and grade again into "
                 f"{args.out} to regrade them",

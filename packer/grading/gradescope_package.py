@@ -17,7 +17,6 @@ writing results.json (https://gradescope-autograders.readthedocs.io/en/latest/sp
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import os
 import sys
@@ -27,6 +26,7 @@ from typing import Any
 
 # Only what run_autograder's steps need is imported here: nbformat, which the build needs, takes seconds to
 # import, twice per submission.
+from packer.grading.escaping import GRADESCOPE_HTML, GRADESCOPE_TEXT, html_text, one_line, plain_text, terminal
 from packer.grading.submissions import find_submissions, naming_root, read_bytes
 
 SCRIPTS = ("setup.sh", "run_autograder")  # in packer/grading/gradescope_files/; at the zip's root, executable
@@ -142,19 +142,25 @@ def not_graded_tests(lesson: str, why: str) -> list[dict[str, Any]]:
             "score": 0,
             "max_score": q.points,
             "status": "failed",
-            "name": f"{q.qid} {q.name}",
+            "name": plain_text(f"{q.qid} {q.name}"),
+            "name_format": GRADESCOPE_TEXT,
             "number": q.qid,
-            "output": f"not graded: {why}",
+            "output": plain_text(f"not graded: {why}"),
+            "output_format": GRADESCOPE_TEXT,
         }
         for q in found
     ]
 
 
 def failure(message: str, lesson: str, why: str, learner: str = "", **extra: Any) -> dict[str, Any]:
-    """A results.json for a submission that was not graded: score 0 and, for the learner, what went wrong."""
+    """A results.json for a submission that was not graded: score 0 and, for the learner, what went wrong (each text
+    field in the format it is written for, as packer.grading.reports.to_gradescope writes them)."""
     return {
         "score": 0,
-        "output": html.escape(message, quote=False),
+        "output": html_text(message),
+        "output_format": GRADESCOPE_HTML,
+        "test_output_format": GRADESCOPE_TEXT,
+        "test_name_format": GRADESCOPE_TEXT,
         "visibility": "visible",
         "extra_data": {"learner": learner, "lesson": lesson, "status": "not graded", **extra},
         "tests": not_graded_tests(lesson, why),
@@ -188,7 +194,7 @@ def pick(root: Path, into: Path, lesson: str) -> int:
         into.mkdir(parents=True, exist_ok=True)
         name = PurePosixPath(submission.member or submission.path).name
         (into / name).write_bytes(read_bytes(submission))
-        print(f"grading {inside[0]}")
+        print(f"grading {one_line(inside[0])}")
         return 0
     if len(found) == 1:
         message = f"Your submission could not be read ({inside[0]}: {found[0].problem}), so nothing was graded."
@@ -203,7 +209,7 @@ def pick(root: Path, into: Path, lesson: str) -> int:
         held = f"It holds: {listing(others)}." if others else "It is empty."
         message = f"Your submission holds no notebook, so nothing was graded. {held} Submit {wanted_file(lesson)}."
         why = "the submission holds no notebook"
-    print(message)
+    print(terminal(message))
     write_results(root, failure(message, lesson, why, learner, found=inside, skipped=others))
     return 1
 
@@ -234,7 +240,9 @@ def graded(path: Path, learner: str, grader: dict[str, Any], seconds: float, sta
             "The autograder could not tell which lesson this notebook is for: submit the exercise notebook the "
             "workbook gave you (it records its lesson), with your answers in it."
         )
-    results["output"] = html.escape("\n".join([*lines, results.get("output", "")]).strip(), quote=False)
+    # The grader's own output is HTML text already (reports.to_gradescope); the lines above it are escaped here.
+    results["output"] = "\n".join(filter(None, [html_text("\n".join(lines)), results.get("output", "")]))
+    results["output_format"] = GRADESCOPE_HTML
     if learner:
         extra["learner"] = learner
     extra["grader"] = {**grader, "exit_status": status}

@@ -340,6 +340,27 @@ def cpu_seconds(kernel: Kernel) -> float:
     return total
 
 
+def run_queue_seconds(kernel: Kernel) -> float | None:
+    """Seconds the threads of the kernel's process tree have spent ready to run but waiting for a CPU (the
+    second field of Linux's /proc/PID/task/TID/schedstat, in nanoseconds:
+    https://docs.kernel.org/scheduler/sched-stats.html); None where the system does not say."""
+    total = 0
+    found = False
+    for process in tree(kernel.process):
+        try:
+            threads = os.listdir(f"/proc/{process.pid}/task")
+        except OSError:
+            continue
+        for thread in threads:
+            try:
+                with open(f"/proc/{process.pid}/task/{thread}/schedstat", encoding="ascii") as stats:
+                    total += int(stats.read().split()[1])
+                found = True
+            except (OSError, ValueError, IndexError):
+                continue
+    return total / 1e9 if found else None
+
+
 def tokened(variable: str, value: str) -> set[psutil.Process]:
     """Every process whose environment carries variable=value (however it detached), with its descendants."""
     found: set[psutil.Process] = set()

@@ -23,6 +23,7 @@ from packer.grading.gradebook import (
     _read_ours,
     check_out_path,
     checks_version,
+    edited_warning,
     from_row,
     holds_nothing,
     open_gradebook,
@@ -30,7 +31,9 @@ from packer.grading.gradebook import (
     read_journal,
     write_gradebook,
 )
+from packer.grading.escaping import terminal
 from packer.grading.grader import complete_rows
+from packer.grading.gradebook_schema import check_gradebook
 from packer.grading.interrupts import no_interrupts
 from packer.grading.layouts import mark_superseded
 from packer.grading.lock import gradebook_lock
@@ -55,6 +58,7 @@ def read_shard(folder: Path) -> dict[str, Any]:
         )
     if data is None or data.get("format") != FORMAT:
         raise ValueError(f"{folder}: not a gradebook written by this grader (no grades.json of ours in it)")
+    check_gradebook(data, folder / "grades.json")
     if not isinstance(data.get("gradebook", {}).get("shard"), dict):
         raise ValueError(f"{folder}: a whole class's gradebook, not a shard's (graded without --shard K/N)")
     return data
@@ -214,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             with no_interrupts():
                 write_gradebook(book, options, args.out, previous)
     except ValueError as error:
-        parser.error(str(error))
+        parser.error(terminal(str(error)))
     except KeyboardInterrupt:  # the writing itself holds Ctrl-C off, so this came before it
         print(
             f"interrupted: nothing was written{'; ' + str(args.out) + ' is as it was' if args.out.exists() else ''}",
@@ -223,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
     with no_interrupts():
+        edited = edited_warning(previous, args.out, {o.name for o in outcomes}) if previous else ""
+        if edited:
+            print(terminal(edited), file=sys.stderr)
         print(
             f"merged {len(shards)} shards ({len(outcomes)} submissions){kept_text}; wrote {args.out / 'grades.csv'}, "
             f"{args.out / 'report.md'} and the rest of {args.out}/"

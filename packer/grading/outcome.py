@@ -8,6 +8,17 @@ from typing import Any
 from packer.checking.engine import CheckResult
 
 NOT_GRADED = "not graded"  # a question grading never reached (the notebook stopped), unlike "not attempted"
+DID_NOT_RUN = "did not run"  # an answer written in a cell that raised (a syntax error), so it was never defined
+STATUSES = (  # every row status the grader gives (docs/instructors.md's table)
+    "graded",
+    "no answers",
+    "timeout",
+    "kernel died",
+    "flagged",
+    "unreadable",
+    "unknown lesson",
+    "grader error",
+)
 RESULT_FIELDS = tuple(f.name for f in fields(CheckResult))  # a question result row, as the checks report it
 
 
@@ -62,6 +73,11 @@ def not_graded(question: Any, why: str) -> dict:
         "actual": None,
         "tried": 0,
     }
+
+
+def did_not_run(question: Any, why: str) -> dict:
+    """The result of a question whose answer was written but never defined: the cell holding it raised."""
+    return {**not_graded(question, ""), "status": DID_NOT_RUN, "detail": f"did not run: {why}"}
 
 
 def qid_order(qid: str) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ the open written answers, each as (file name in the gradebook, bytes).
   learners never share one and each file is traceable to its notebook);
 - `gradescope/<submission>/results.json`: Gradescope's autograder results format
   (https://gradescope-autograders.readthedocs.io/en/latest/specs/);
-- `report.md` with `report/*.png`: the class at a glance;
+- `report.md` with `report/<lesson>/*.png`: the class at a glance, lesson by lesson;
 - `answers/<lesson>/open-question-<n>.md`: every learner's written answer to one open question.
 """
 
@@ -16,8 +16,19 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 
+from packer.grading.escaping import (
+    GRADESCOPE_HTML,
+    GRADESCOPE_TEXT,
+    html_text,
+    md_block,
+    md_cell,
+    md_text,
+    one_line,
+    plain_text,
+)
+from packer.grading.exports import lesson_slug
 from packer.grading.layouts import learner_key
-from packer.grading.outcome import NOT_GRADED, Outcome, qid_order
+from packer.grading.outcome import DID_NOT_RUN, NOT_GRADED, Outcome, qid_order
 
 # Gradescope's published field lists (top level, and per test).
 GRADESCOPE_FIELDS = (
@@ -62,45 +73,49 @@ def feedback_name(name: str) -> str:
 
 
 def to_markdown(outcome: Outcome) -> str:
-    """A readable report for one learner."""
+    """A readable report for one learner; every string from the submission is escaped (packer.grading.escaping)."""
     lines = [
-        f"# Feedback: {outcome.name}",
+        f"# Feedback: {md_text(outcome.name)}",
         "",
-        f"- learner: {outcome.learner or 'unknown'}" + (" (late)" if outcome.late else ""),
-        f"- status: **{outcome.status}**",
+        f"- learner: {md_text(outcome.learner) if outcome.learner else 'unknown'}"
+        + (" (late)" if outcome.late else ""),
+        f"- status: **{md_text(outcome.status)}**",
         f"- score: **{outcome.score} / {outcome.max_score}**",
-        f"- lesson: {outcome.lesson or 'unknown'}",
+        f"- lesson: {md_text(outcome.lesson) if outcome.lesson else 'unknown'}",
     ]
     if outcome.submitted_at:
-        lines.append(f"- handed in: {outcome.submitted_at}")
+        lines.append(f"- handed in: {md_text(outcome.submitted_at)}")
     if outcome.containment:
-        lines.append(f"- containment: {outcome.containment}")
+        lines.append(f"- containment: {md_text(outcome.containment)}")
     if outcome.superseded_by:
-        lines.append(f"- this submission does not count: a later one does ({outcome.superseded_by})")
+        lines.append(f"- this submission does not count: a later one does ({md_text(outcome.superseded_by)})")
     lines.append("")
     if outcome.flags:
-        lines += ["## Flagged", "", *[f"- {flag}" for flag in outcome.flags], ""]
+        lines += ["## Flagged", "", *[f"- {md_text(flag)}" for flag in outcome.flags], ""]
     if outcome.notes:
-        lines += ["## Notes", "", *[f"- {note}" for note in outcome.notes], ""]
+        lines += ["## Notes", "", *[f"- {md_text(note)}" for note in outcome.notes], ""]
     for result in outcome.results:
         lines += [
-            f"## {result['qid']} {result['name']}: {result['points']}/{result['max_points']}",
+            f"## {md_text(result['qid'])} {md_text(result['name'])}: {result['points']}/{result['max_points']}",
             "",
-            "```",
-            result_text(result),
-            "```",
+            md_block(result_text(result)),
             "",
         ]
     return "\n".join(lines)
 
 
 def to_gradescope(outcome: Outcome) -> dict:
-    """One submission in Gradescope's results.json format: test status passed/failed, the rest in extra_data."""
+    """One submission in Gradescope's results.json format: test status passed/failed, the rest in extra_data.
+    Every text field's format is set (escaping.GRADESCOPE_HTML, GRADESCOPE_TEXT) and its text escaped for it;
+    `extra_data` is stored, never shown."""
     from packer.checking import PASSED
 
     return {
         "score": outcome.score,
-        "output": "\n".join([f"status: {outcome.status}"] + outcome.flags + outcome.notes),
+        "output": html_text("\n".join([f"status: {outcome.status}"] + outcome.flags + outcome.notes)),
+        "output_format": GRADESCOPE_HTML,
+        "test_output_format": GRADESCOPE_TEXT,
+        "test_name_format": GRADESCOPE_TEXT,
         "visibility": "visible",
         "extra_data": {
             "submission": outcome.name,
@@ -120,9 +135,11 @@ def to_gradescope(outcome: Outcome) -> dict:
                 "score": r["points"],
                 "max_score": r["max_points"],
                 "status": "passed" if r["status"] == PASSED else "failed",
-                "name": f"{r['qid']} {r['name']}",
+                "name": plain_text(f"{r['qid']} {r['name']}"),
+                "name_format": GRADESCOPE_TEXT,
                 "number": r["qid"],
-                "output": result_text(r),
+                "output": plain_text(result_text(r)),
+                "output_format": GRADESCOPE_TEXT,
                 "extra_data": {"status": r["status"], "counterexample": r.get("counterexample")},
             }
             for r in outcome.results
@@ -131,43 +148,131 @@ def to_gradescope(outcome: Outcome) -> dict:
 
 
 def gradebook_files(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
-    """Every file the gradebook holds besides grades.csv and grades.json."""
+    """Every file the gradebook holds besides grades.csv, grades.json and lms/: the text files, then the figures."""
+    yield from text_files(outcomes)
+    yield from figure_files(outcomes)
+
+
+def text_files(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
+    """The feedback files, Gradescope's results, the class report and the written answers."""
     for outcome in outcomes:
         yield feedback_name(outcome.name), to_markdown(outcome).encode("utf-8")
         yield (
             f"gradescope/{outcome.name}/results.json",
             (json.dumps(to_gradescope(outcome), indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
         )
-    yield from class_report(outcomes)
+    yield "report.md", report_markdown(outcomes).encode("utf-8")
     yield from written_answers(outcomes)
 
 
 # --- the class at a glance --------------------------------------------------------------------------------------
 def question_stats(outcomes: list[Outcome]) -> dict[str, dict]:
-    """Per question: name, counts per status, and the counterexamples the failing answers produced."""
+    """Per question: name, counts per status, and each failing answer's counterexample, expected and actual
+    results and detail (the check's own report of it)."""
+    from packer.checking import FAILED
+
     stats: dict[str, dict] = {}
     for outcome in outcomes:
         for r in outcome.results:
-            entry = stats.setdefault(
-                r["qid"], {"name": r["name"], "statuses": Counter(), "counterexamples": Counter(), "examples": {}}
-            )
+            entry = stats.setdefault(r["qid"], {"name": r["name"], "statuses": Counter(), "failures": []})
             entry["statuses"][r["status"]] += 1
-            if r.get("counterexample") is not None:
-                key = str(r["counterexample"])
-                entry["counterexamples"][key] += 1
-                entry["examples"].setdefault(key, (r.get("expected"), r.get("actual")))
+            if r["status"] == FAILED:
+                entry["failures"].append(
+                    tuple(None if r.get(k) is None else str(r[k]) for k in ("counterexample", "expected", "actual"))
+                    + (str(r.get("detail") or ""),)
+                )
     return dict(sorted(stats.items(), key=lambda kv: qid_order(kv[0])))
 
 
-def class_report(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
-    """report.md and its PNG figures: statuses, the score distribution, pass rate and the most common
-    counterexample per question."""
-    from packer.checking import PASSED
+def report_lessons(outcomes: list[Outcome]) -> dict[str, list[Outcome]]:
+    """The submissions that count, by lesson (the assignment): those graded against a lesson's questions."""
+    lessons: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        if not o.superseded_by and o.max_score and o.lesson:
+            lessons.setdefault(o.lesson, []).append(o)
+    return dict(sorted(lessons.items()))
+
+
+def figure_names(lesson: str) -> tuple[str, str]:
+    """The report's two figures of one lesson: its score distribution and its pass rates."""
+    folder = f"report/{lesson_slug(lesson)}"
+    return f"{folder}/scores.png", f"{folder}/questions.png"
+
+
+def counted(count: int, what: str = "answer") -> str:
+    """'1 answer', '3 answers'."""
+    return f"{count} {what}{'' if count == 1 else 's'}"
+
+
+def aligned(pairs: list[tuple[str, str]]) -> str:
+    """Lines 'label: value' with the values aligned, each value on one line (its line breaks shown as escapes)."""
+    width = max(len(label) for label, _ in pairs) + 1
+    return "\n".join(f"{label + ':':<{width}} {one_line(value)}" for label, value in pairs)
+
+
+def with_counts(values: Counter) -> list[tuple[str, str]]:
+    """Each distinct value labelled with how many gave it ('2 answers'), most first."""
+    return [(counted(count), value) for value, count in sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def misunderstood(qid: str, entry: dict) -> list[str]:
+    """What the class got wrong on one question: the input most wrong answers disagreed on, the expected result
+    and each distinct actual one with its count; a prediction's wrong values with their counts; the failures
+    with no input (a check stopped, a name that is not a function) by what the check said."""
+    failures = entry["failures"]
+    lines = [f"#### {md_text(qid)} {md_text(entry['name'])}: {counted(len(failures), 'failing answer')}", ""]
+    with_input = Counter(f[0] for f in failures if f[0] is not None)
+    if with_input:
+        example, count = sorted(with_input.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        on_it = [f for f in failures if f[0] == example]
+        lines += [
+            f"{count} of them disagreed with the reference on this input; each result they gave instead, with how "
+            "many gave it:",
+            "",
+            md_block(
+                aligned(
+                    [
+                        ("input", example),
+                        ("expected", str(on_it[0][1])),
+                        *with_counts(Counter(str(f[2]) for f in on_it)),
+                    ]
+                )
+            ),
+            "",
+        ]
+        others = sum(with_input.values()) - count
+        if others:
+            lines += [
+                f"{counted(others, 'other answer')} disagreed on "
+                f"{counted(len(with_input) - 1, 'other input')} (each learner's feedback shows theirs).",
+                "",
+            ]
+    predictions = Counter(f[2] for f in failures if f[0] is None and f[2] is not None)
+    if predictions:
+        lines += [
+            f"{md_text(qid)} is a prediction: it has no input, and its expected value is not shown here, as the "
+            "learners' feedback never shows it. The wrong predictions, each with how many gave it:",
+            "",
+            md_block(aligned(with_counts(predictions))),
+            "",
+        ]
+    said = Counter(f[3] for f in failures if f[0] is None and f[2] is None)
+    if said:
+        lines += [
+            "Failing answers the check could not run on an input, by what it said:",
+            "",
+            md_block(aligned(with_counts(said))),
+            "",
+        ]
+    return lines
+
+
+def report_markdown(outcomes: list[Outcome]) -> str:
+    """report.md: statuses of every submission, then for each lesson (the assignment) the score distribution,
+    the questions' results and what the class misunderstands, each with its figure."""
+    from packer.checking import NOT_ATTEMPTED, PASSED
 
     statuses = Counter(o.status for o in outcomes)
-    counting = [o for o in outcomes if not o.superseded_by]  # scores and questions: one per learner and lesson
-    stats = question_stats(counting)
-    scores = Counter((o.score, o.max_score) for o in counting if o.max_score)
     lines = [
         "# Class report",
         "",
@@ -175,68 +280,66 @@ def class_report(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
         f" ({sum(o.late for o in outcomes)} of the submissions late, {sum(bool(o.superseded_by) for o in outcomes)} "
         "superseded by another submission of the same learner and lesson).",
         "",
-        "Scores and questions count the submission that counts for each learner and lesson; the status table "
-        "counts every submission.",
+        "Each lesson's scores and questions count the submission that counts for each learner and lesson; the "
+        "status table counts every submission.",
         "",
         "## Status",
         "",
         "| status | submissions |",
         "|---|---|",
+        *[f"| {md_cell(status)} | {count} |" for status, count in sorted(statuses.items())],
     ]
-    lines += [f"| {status} | {count} |" for status, count in sorted(statuses.items())]
-    lines += [
-        "",
-        "## Scores",
-        "",
-        "![score distribution](report/scores.png)",
-        "",
-        "| score | submissions |",
-        "|---|---|",
-    ]
-    lines += [f"| {score} / {top} | {count} |" for (score, top), count in sorted(scores.items())]
-    lines += [
-        "",
-        "## Questions",
-        "",
-        "![pass rate per question](report/questions.png)",
-        "",
-        "| question | passed | failed | not attempted | not graded | pass rate |",
-        "|---|---|---|---|---|---|",
-    ]
-    for qid, entry in stats.items():
-        total = sum(entry["statuses"].values())
-        passed = entry["statuses"][PASSED]
-        others = total - passed - entry["statuses"]["not attempted"] - entry["statuses"][NOT_GRADED]
-        lines.append(
-            f"| {qid} {entry['name']} | {passed} | {others} | {entry['statuses']['not attempted']} | "
-            f"{entry['statuses'][NOT_GRADED]} | {passed / total:.0%} |"
-        )
-    lines += [
-        "",
-        "## What the class misunderstands",
-        "",
-        "The most common counterexample per question: the input on which most wrong answers disagreed "
-        "with the reference.",
-        "",
-    ]
-    for qid, entry in stats.items():
-        if not entry["counterexamples"]:
-            continue
-        example, count = sorted(entry["counterexamples"].items(), key=lambda kv: (-kv[1], kv[0]))[0]
-        expected, actual = entry["examples"][example]
+    for lesson, mine in report_lessons(outcomes).items():
+        stats = question_stats(mine)
+        scores_png, questions_png = figure_names(lesson)
         lines += [
-            f"### {qid} {entry['name']}: {count} of {sum(entry['counterexamples'].values())} failing answers",
             "",
-            "```",
-            f"input:    {example}",
-            f"expected: {expected}",
-            f"actual:   {actual}",
-            "```",
+            f"## {md_text(lesson)}",
             "",
+            f"{counted(len(mine), 'submission')} {'counts' if len(mine) == 1 else 'count'} for this lesson.",
+            "",
+            "### Scores",
+            "",
+            f"![score distribution, {md_text(lesson)}]({scores_png})",
+            "",
+            "| score | submissions |",
+            "|---|---|",
+            *[
+                f"| {score:g} / {top:g} | {count} |"
+                for (score, top), count in sorted(Counter((o.score, o.max_score) for o in mine).items())
+            ],
+            "",
+            "### Questions",
+            "",
+            f"![pass rate per question, {md_text(lesson)}]({questions_png})",
+            "",
+            "| question | passed | failed | did not run | not attempted | not graded | pass rate |",
+            "|---|---|---|---|---|---|---|",
         ]
-    yield "report.md", ("\n".join(lines).rstrip() + "\n").encode("utf-8")
-    yield "report/scores.png", _scores_figure(counting)
-    yield "report/questions.png", _questions_figure(stats)
+        for qid, entry in stats.items():
+            counts = entry["statuses"]
+            total = sum(counts.values())
+            apart = (PASSED, DID_NOT_RUN, NOT_ATTEMPTED, NOT_GRADED)
+            lines.append(
+                f"| {md_cell(qid)} {md_cell(entry['name'])} | {counts[PASSED]} | "
+                f"{total - sum(counts[s] for s in apart)} | {counts[DID_NOT_RUN]} | {counts[NOT_ATTEMPTED]} | "
+                f"{counts[NOT_GRADED]} | {counts[PASSED] / total:.0%} |"
+            )
+        failing = {qid: entry for qid, entry in stats.items() if entry["failures"]}
+        if failing:
+            lines += ["", "### What the class misunderstands", ""]
+            for qid, entry in failing.items():
+                lines += misunderstood(qid, entry)
+            lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def figure_files(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
+    """The class report's PNG figures, two per lesson: the score distribution and the pass rate per question."""
+    for lesson, mine in report_lessons(outcomes).items():
+        scores_png, questions_png = figure_names(lesson)
+        yield scores_png, _scores_figure(mine, lesson)
+        yield questions_png, _questions_figure(question_stats(mine), lesson)
 
 
 def _png(figure) -> bytes:
@@ -248,7 +351,7 @@ def _png(figure) -> bytes:
     return buffer.getvalue()
 
 
-def _scores_figure(outcomes: list[Outcome]) -> bytes:
+def _scores_figure(outcomes: list[Outcome], lesson: str) -> bytes:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -257,12 +360,12 @@ def _scores_figure(outcomes: list[Outcome]) -> bytes:
     figure, axes = plt.subplots(figsize=(6, 3))
     fractions = [o.score / o.max_score for o in outcomes if o.max_score]
     axes.hist(fractions, bins=[i / 10 for i in range(11)], color="#4c72b0", edgecolor="white")
-    axes.set(xlabel="score (fraction of the maximum)", ylabel="submissions", title="Score distribution")
+    axes.set(xlabel="score (fraction of the maximum)", ylabel="submissions", title=f"Score distribution: {lesson}")
     figure.tight_layout()
     return _png(figure)
 
 
-def _questions_figure(stats: dict[str, dict]) -> bytes:
+def _questions_figure(stats: dict[str, dict], lesson: str) -> bytes:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -273,7 +376,7 @@ def _questions_figure(stats: dict[str, dict]) -> bytes:
     qids = list(stats)
     rates = [stats[q]["statuses"][PASSED] / max(1, sum(stats[q]["statuses"].values())) for q in qids]
     axes.bar(qids, rates, color="#55a868")
-    axes.set(ylim=(0, 1), ylabel="pass rate", title="Pass rate per question")
+    axes.set(ylim=(0, 1), ylabel="pass rate", title=f"Pass rate per question: {lesson}")
     axes.tick_params(axis="x", labelrotation=45)
     figure.tight_layout()
     return _png(figure)
@@ -281,27 +384,31 @@ def _questions_figure(stats: dict[str, dict]) -> bytes:
 
 def written_answers(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
     """One Markdown file per open question and lesson, with every learner's answer, for manual grading (the
-    submission that counts for each learner and lesson: a superseded one is never graded by hand)."""
+    submission that counts for each learner and lesson: a superseded one is never graded by hand). Each answer
+    is shown as the learner typed it, in a block of its own: its Markdown is not rendered."""
     by_question: dict[tuple[str, int], list[tuple[Outcome, dict]]] = {}
     for outcome in (o for o in outcomes if not o.superseded_by):
         for number, written in enumerate(outcome.written, start=1):
-            by_question.setdefault((outcome.lesson or "unknown", number), []).append((outcome, written))
+            by_question.setdefault((outcome.lesson, number), []).append((outcome, written))
     for (lesson, number), answers in sorted(by_question.items()):
         lines = [
-            f"# {lesson}: open question {number}",
+            f"# {md_text(lesson or 'unknown lesson')}: open question {number}",
             "",
-            f"> {answers[0][1]['question']}",
+            f"> {md_text(answers[0][1]['question'])}",
             "",
             f"{sum(bool(w['answer']) for _, w in answers)} of {len(answers)} submissions answered.",
             "",
         ]
         for outcome, written in answers:
             lines += [
-                f"## {outcome.learner or outcome.name} ({outcome.name})",
+                f"## {md_text(outcome.learner or outcome.name)} ({md_text(outcome.name)})",
                 "",
-                written["answer"] or "*(no answer)*",
+                md_block(written["answer"]) if written["answer"] else "*(no answer)*",
                 "",
                 "Points: ____",
                 "",
             ]
-        yield f"answers/{lesson}/open-question-{number}.md", "\n".join(lines).encode("utf-8")
+        yield (
+            f"answers/{lesson_slug(lesson) if lesson else 'unknown'}/open-question-{number}.md",
+            "\n".join(lines).encode("utf-8"),
+        )

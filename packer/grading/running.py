@@ -21,7 +21,7 @@ import nbformat
 from packer.grading.cells import OUTPUT_LIMIT, Budget, Options, describe_cell, run_cell, run_cells
 from packer.grading.kernels import Kernel, results_folder, stop_kernel
 from packer.grading.sandbox import Limits
-from packer.grading.outcome import NOT_GRADED, Outcome, not_graded
+from packer.grading.outcome import NOT_GRADED, Outcome, did_not_run, not_graded
 from packer.grading.submissions import Submission, digest, parse_stripped, read_bytes
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -139,13 +139,13 @@ def _write_recorded(private: str, wanted: list, recorded: dict) -> tuple[str, st
 
 async def _run_checks(
     client: Any, wanted: list, options: Options, kernel: Kernel, recorded: dict | None = None
-) -> tuple[dict, list, str, dict[str, str]]:
+) -> tuple[dict, list, str, dict[str, tuple[str, str]]]:
     """Load the grader's checks in the kernel, check each question, and read back the results file.
     `recorded`: the questions' recorded generated inputs, which the kernel replays when it can.
 
     Returns (results by qid, tampering flags, '' or the state that stopped it, and for each question whose
-    check ran past the cell limit, that limit in words)."""
-    slow: dict[str, str] = {}
+    check ran past the cell limit, that limit and what the check used, in words)."""
+    slow: dict[str, tuple[str, str]] = {}
     private = results_folder(kernel)
     results_path = os.path.join(private, f"{os.urandom(8).hex()}.jsonl")
     generated = _write_recorded(private, wanted, recorded or {})
@@ -158,9 +158,9 @@ async def _run_checks(
         state = "timeout" if state == "interrupted" else state
         for question in wanted if not state else []:
             cell = nbformat.v4.new_code_cell(f"_workbook_grade_question({question.qid!r})")
-            state, measure, _ = await run_cell(client, cell, len(client.nb.cells), Budget.of_cell(options))
+            state, measure, spent = await run_cell(client, cell, len(client.nb.cells), Budget.of_cell(options))
             if state in ("interrupted", "timeout"):  # this question scores 0; the others may still count
-                slow[question.qid] = options.limit_words("cell", measure)
+                slow[question.qid] = (options.limit_words("cell", measure), spent.words(measure))
             if state not in ("", "interrupted"):
                 break
             state = ""
@@ -223,6 +223,22 @@ def _cell_errors(notebook: nbformat.NotebookNode, upto: int | None = None, limit
                     + (f" (it reached {limit})" if limit else "")
                 )
     return notes
+
+
+def failed_definition(notebook: nbformat.NotebookNode, name: str) -> str:
+    """Why the function `name` was never defined although the notebook writes it ("" when it was, or is not
+    written): the cell that holds its `def` raised (a syntax error stops the whole cell before it runs)."""
+    defines = re.compile(rf"^\s*(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.M)
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code" or not defines.search(cell.source):
+            continue
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                evalue = (str(out.get("evalue", "")).splitlines() or [""])[0][:200]
+                return (
+                    f"{describe_cell(notebook, index)} raised {out.get('ename')}: {evalue}, so {name} was never defined"
+                )
+    return ""
 
 
 # --- one submission, start to end ---------------------------------------------------------------------------
@@ -421,9 +437,10 @@ async def grade_submission(
                     "the kernel died while the grader's checks ran, after the notebook's last "
                     "cell; the questions not checked by then are not graded"
                 )
-            for qid, limit in slow.items():
+            for qid, (limit, measured) in slow.items():
                 outcome.notes.append(
-                    f"checking {qid} ran past {limit} and was stopped (does the answer loop forever on some input?)"
+                    f"checking {qid} ran past {limit} and was stopped: {measured} "
+                    "(does the answer loop forever on some input?)"
                 )
         stop_why = run.why if stopped else ""
         for question in wanted:
@@ -432,7 +449,7 @@ async def grade_submission(
                 result = {
                     **not_graded(question, ""),
                     "status": "failed",
-                    "detail": f"checking stopped at {slow[question.qid]}",
+                    "detail": f"checking stopped at {slow[question.qid][0]}",  # what it used: in the row's note
                 }
             elif result is None:
                 result = not_graded(
@@ -446,6 +463,8 @@ async def grade_submission(
                 )
             elif result["status"] == NOT_ATTEMPTED and stop_why:
                 result = not_graded(question, f"{stop_why}; {question.name} was not defined by the cells that ran")
+            elif result["status"] == NOT_ATTEMPTED and (why := failed_definition(notebook, question.name)):
+                result = did_not_run(question, why)
             outcome.results.append(result)
         if stopped:
             outcome.status = run.state

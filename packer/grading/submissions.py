@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import sys
 import zipfile
 from dataclasses import dataclass, field
@@ -240,6 +241,23 @@ def digest(submission: Submission) -> str:
     return sha.hexdigest()
 
 
+CELL_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")  # nbformat 4.5's rule for a cell id
+
+
+def _give_cell_ids(cells: list[dict]) -> None:
+    """Give every cell without a valid id of its own one, quietly. nbformat 4.5 made cell ids required and
+    unique (https://nbformat.readthedocs.io/en/latest/format_description.html#cell-ids); a notebook written by
+    an older tool or by hand lacks them, and nbformat then warns (MissingIDFieldWarning, DuplicateCellId) once
+    per process without naming the notebook. A cell's id is never graded."""
+    seen: set[str] = set()
+    for index, cell in enumerate(cells):
+        given = cell.get("id")
+        if not isinstance(given, str) or not CELL_ID.match(given) or given in seen:
+            given = next(f"grader-{index}-{n}" for n in range(len(cells) + 1) if f"grader-{index}-{n}" not in seen)
+            cell["id"] = given
+        seen.add(given)
+
+
 def parse_stripped(data: bytes):
     """The notebook in `data` with every saved output and attachment dropped (they are never graded),
     validated; raises on anything that is not a notebook."""
@@ -248,11 +266,17 @@ def parse_stripped(data: bytes):
     raw = json.loads(data.decode("utf-8"))
     del data
     if isinstance(raw, dict):
-        for cell in raw.get("cells", []) if isinstance(raw.get("cells"), list) else []:
-            if isinstance(cell, dict):
-                if cell.get("cell_type") == "code":
-                    cell["outputs"], cell["execution_count"] = [], None
-                cell.pop("attachments", None)
+        cells = (
+            [cell for cell in raw.get("cells", []) if isinstance(cell, dict)]
+            if isinstance(raw.get("cells"), list)
+            else []
+        )
+        for cell in cells:
+            if cell.get("cell_type") == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+            cell.pop("attachments", None)
+        if raw.get("nbformat") == 4 and isinstance(raw.get("nbformat_minor"), int) and raw["nbformat_minor"] >= 5:
+            _give_cell_ids(cells)
         if isinstance(raw.get("metadata"), dict):
             raw["metadata"].pop("widgets", None)
     notebook = nbformat.reads(json.dumps(raw), as_version=4)

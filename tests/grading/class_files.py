@@ -1,5 +1,5 @@
 """Submissions as the grading tests lay them out: a learner's notebook of a demo kind, an unreadable file, a file
-written where a course tool would put it, and the grader's CSV read back."""
+written where a course tool would put it, a question's result as a row keeps it, and the grader's CSV read back."""
 
 from __future__ import annotations
 
@@ -33,3 +33,22 @@ def write(path: Path, text: str, mtime: float | None = None) -> Path:
 def table(path: Path, encoding: str = "utf-8") -> list[dict[str, str]]:
     """A CSV the grader wrote, as one dict per row."""
     return list(csv.DictReader(io.StringIO(path.read_text(encoding=encoding))))
+
+
+def result(qid: str, name: str, status: str, points: int, top: int, **details) -> dict:
+    """A question's result in a gradebook row (Outcome.results), for the tests that write rows without a kernel:
+    `details` are the check's detail, counterexample, expected, actual, printed and printed_lines."""
+    return {
+        "qid": qid,
+        "name": name,
+        "status": status,
+        "points": points,
+        "max_points": top,
+        "detail": details.get("detail", ""),
+        "counterexample": details.get("counterexample"),
+        "expected": details.get("expected"),
+        "actual": details.get("actual"),
+        "tried": 1,
+        "printed": details.get("printed", ""),
+        "printed_lines": details.get("printed_lines", 0),
+    }

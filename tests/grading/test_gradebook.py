@@ -1,8 +1,11 @@
 """The instructor's path: a messy folder as course tools lay it out, a gradebook that is never lost, a regrade
 of one learner, and what the grader hands to Gradescope, the instructor and the TAs.
 
-One messy class is graded once for the module; the regrade works on a copy of its gradebook. The command
-line checks need no kernel: they must fail before any grading starts.
+One messy class is graded once for the module; the regrade works on a copy of its gradebook. Two of its learners
+are hostile (or unlucky): their names, their file names, what their answers print and raise, and what they
+wrote hold Markdown, HTML, a spreadsheet formula, line breaks and a bidirectional control, and every file the
+grader writes shows that as text (test_written_text.py proves the same of every field, for many more strings).
+The command line checks need no kernel: they must fail before any grading starts.
 """
 
 from __future__ import annotations
@@ -17,18 +20,42 @@ import pytest
 
 from class_files import notebook, write
 from grader_cli import grade_cli, grade_main
-from packer.grading.demo_class import LESSON, exercise, solution
+from packer.grading.demo_class import LESSON, definition_cell, exercise, solution
+from packer.grading.escaping import lines_of, md_text, one_line
 from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS, feedback_name
+from written_files import csv_rows, formula_cells, html_shown, markdown_shown
 
 TIMEOUT = "20"  # seconds per cell and per check: generous, so a heavily loaded machine does not time out a check
 ANSWER = "When chunks build on each other, like steps of a procedure, skipping one makes the rest misleading."
 
 
-def answered() -> str:
+def answered(words: str = ANSWER) -> str:
     """The solution with the learner's own words under the first open question."""
     notebook = solution()
     heading = next(i for i, c in enumerate(notebook.cells) if c.source.startswith("### Open question"))
-    notebook.cells[heading + 1].source = ANSWER
+    notebook.cells[heading + 1].source = words
+    return nbformat.writes(notebook)
+
+
+# The issue's own strings: what a learner's exception, output, folder and file names held.
+FORGED = "see <script>alert(1)</script> | col |\n## not a heading\n- nor a bullet"
+CANVAS_LEARNER = '=HYPERLINK("evil.example") eve <b>|x`\u202e'  # Canvas's name part has no "_"
+CANVAS_FILE = f"{CANVAS_LEARNER}_12350_67895_01_assemble_context ## not a heading <i>|`x`\u2028.ipynb"
+MOODLE_LEARNER = "Eve <b onclick=alert(1)> | col `x`\n- nor a bullet"  # a folder's name: no "/" in it
+MOODLE_FILE = "<b>eve</b> |x.ipynb"
+
+
+def forged() -> str:
+    """The solution, but its assemble_context prints and raises the forged text, q1.3's answer does not parse,
+    its prediction is wrong, and its last cell raises the forged text too."""
+    notebook = solution()
+    definition_cell(notebook, "assemble_context").source = (
+        "def assemble_context(chunks, max_tokens, separator='\\n\\n'):\n"
+        f"    print({FORGED!r})\n    raise ValueError({FORGED!r})"
+    )
+    definition_cell(notebook, "assemble_prefix").source = "def assemble_prefix(chunks, max_tokens:\n    return ('', 0)"
+    definition_cell(notebook, "predict_q1_5").source = "def predict_q1_5():\n    return ('intro | method', 85)"
+    notebook.cells.append(nbformat.v4.new_code_cell(f"raise ValueError({FORGED!r})"))
     return nbformat.writes(notebook)
 
 
@@ -63,6 +90,8 @@ def messy(tmp_path_factory):
     )
     write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "01_assemble_context.ipynb", notebook("correct"))
     write(downloads / "nbgrader" / "submitted" / "s001" / "ps1" / "timestamp.txt", "2026-11-01 10:00:00")
+    write(canvas / CANVAS_FILE, forged())
+    write(downloads / "moodle" / f"{MOODLE_LEARNER}_3_assignsubmission_file_" / MOODLE_FILE, answered(FORGED))
     out = base / "grades"
     run = grade_cli(str(downloads), "--out", str(out), "--jobs", "2", "--lesson", "01", "--timeout", TIMEOUT)
     assert run.returncode == 0, run.stderr
@@ -77,7 +106,7 @@ def row_of(rows: dict, learner: str) -> dict:
 def test_every_learner_of_every_layout_gets_one_row_and_nothing_else_does(messy):
     rows, _, _, run = messy
     assert sorted(r["learner"] for r in rows.values()) == sorted(
-        ["smithjane", "doejohn", "leemin", "wangwei", "kimsu", "张伟", "李娜", "s001"]
+        ["smithjane", "doejohn", "leemin", "wangwei", "kimsu", "张伟", "李娜", "s001", CANVAS_LEARNER, MOODLE_LEARNER]
     )
     assert "skipped downloads/canvas/syllabus.pdf: not a notebook" in run.stderr
     assert "MACOSX" not in run.stderr and "._smithjane" not in run.stderr and "timestamp.txt" not in run.stderr
@@ -112,7 +141,7 @@ def test_learners_whose_names_differ_only_in_dropped_characters_get_their_own_fe
     for learner in ("张伟", "李娜"):
         row = row_of(rows, learner)
         text = (out / feedback_name(row["submission"])).read_text(encoding="utf-8")
-        assert f"# Feedback: {row['submission']}" in text and f"learner: {learner}" in text
+        assert f"# Feedback: {md_text(row['submission'])}" in text and f"learner: {learner}" in text
     assert row_of(rows, "张伟")["score"] == 10 and row_of(rows, "李娜")["score"] == 0
 
 
@@ -130,17 +159,73 @@ def test_gradescope_gets_one_results_json_per_submission_in_its_published_format
     assert {t["extra_data"]["status"] for t in untouched["tests"]} == {"not attempted"}
 
 
-def test_the_class_report_shows_statuses_scores_pass_rates_and_what_the_class_misunderstands(messy):
+def test_the_class_report_shows_statuses_then_each_lessons_scores_questions_and_misunderstandings(messy):
     rows, out, *_ = messy
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "| unreadable | 1 |" in report and "| no answers | 1 |" in report
-    assert "![score distribution](report/scores.png)" in report and "| 10 / 10 | 4 |" in report
-    assert "| q1.1 assemble_context | 5 | 1 | 1 | 1 | 62% |" in report
-    assert "### q1.1 assemble_context: 1 of 1 failing answers" in report
-    strict = next(t for t in row_of(rows, "doejohn")["tests"] if t["qid"] == "q1.1")
-    assert f"input:    {strict['counterexample']}" in report
+    assert "## 01_assemble_context\n\n10 submissions count for this lesson." in report
+    assert "![score distribution, 01_assemble_context](report/01_assemble_context/scores.png)" in report
+    assert "| 10 / 10 | 5 |" in report
+    assert "| question | passed | failed | did not run | not attempted | not graded | pass rate |" in report
+    assert "| q1.1 assemble_context | 6 | 2 | 0 | 1 | 1 | 60% |" in report
+    assert "| q1.3 assemble_prefix | 6 | 0 | 1 | 2 | 1 | 60% |" in report  # the answer that does not parse
+    assert "#### q1.1 assemble_context: 2 failing answers" in report
+    forged = next(t for t in row_of(rows, CANVAS_LEARNER)["tests"] if t["qid"] == "q1.1")
+    assert f"input:    {forged['counterexample']}\n" in report
+    assert f"1 answer: {one_line(forged['actual'])}\n" in report
+    assert "1 other answer disagreed on 1 other input" in report  # the strict comparison's own counterexample
+    assert "q1.5 is a prediction: it has no input" in report and "1 answer: ('intro | method', 85)" in report
     for figure in ("scores", "questions"):
-        assert (out / "report" / f"{figure}.png").read_bytes().startswith(b"\x89PNG")
+        assert (out / "report" / LESSON / f"{figure}.png").read_bytes().startswith(b"\x89PNG")
+
+
+# What the grader's Markdown is made of; an element of any other kind (a link, a script, a <b>) is not the grader's.
+ELEMENTS = {"h1", "h2", "h3", "h4", "p", "ul", "li", "strong", "em", "pre", "code", "blockquote", "img"}
+TABLES = {"table", "thead", "tbody", "tr", "th", "td"}
+
+
+def test_hostile_names_output_and_exceptions_show_as_text_in_every_file_the_grader_writes(messy):
+    rows, out, _, run = messy
+    assert "\u202e" not in run.stderr + run.stdout  # the progress bar names the file: its controls shown as escapes
+    files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    kinds = {"feedback/", "gradescope/", "answers/", "report.md", "lms/README.md", "lms/canvas.csv", "lms/moodle.csv"}
+    assert all(any(name.startswith(kind) for name in files) for kind in kinds | {"lms/nbgrader.csv", "grades.csv"})
+    for name, data in files.items():
+        if name.endswith(".md"):
+            shown = markdown_shown(data.decode("utf-8"))
+            tags = {element.strip("</>").split(" ")[0] for element in shown.elements}
+            assert tags <= ELEMENTS | (TABLES if name == "report.md" else set()), (name, tags)
+            for tag, text in shown.blocks:  # no heading, list item or cell the forged text made
+                assert not text.startswith(("not a heading", "nor a bullet", "col")), (name, tag, text)
+        elif name.endswith(".csv"):
+            table = csv_rows(data)
+            assert len({len(row) for row in table}) == 1 and formula_cells(table) == [], name
+        elif name.endswith("results.json"):
+            results = json.loads(data)
+            assert (results["output_format"], results["test_output_format"]) == ("simple_format", "text"), name
+            assert html_shown(results["output"]).elements == [], name
+            assert all((t["output_format"], t["name_format"]) == ("text", "text") for t in results["tests"]), name
+
+    row = row_of(rows, CANVAS_LEARNER)
+    feedback = markdown_shown(files[feedback_name(row["submission"])].decode("utf-8"))
+    headings = [text for tag, text in feedback.blocks if tag.startswith("h")]
+    items = [text for tag, text in feedback.blocks if tag == "li"]
+    assert headings[0] == f"Feedback: {one_line(row['submission'])}" and "\\u2028" in headings[0]
+    assert len(headings) == 1 + 1 + len(row["tests"])  # the title, the notes, one per question: nothing forged
+    assert len(items) == 5 + len(row["notes"]) and f"learner: {one_line(CANVAS_LEARNER)}" in items
+    assert any(item.endswith(f"raised ValueError: {one_line(FORGED)}") for item in items)  # the last cell's
+    assert "\n".join(f"  | {line}" for line in FORGED.splitlines()) in feedback.text  # what the answer printed
+    results = json.loads(files[f"gradescope/{row['submission']}/results.json"])
+    assert lines_of(FORGED) in html_shown(results["output"]).text and "<script>" in results["tests"][0]["output"]
+    answers = markdown_shown(files[f"answers/{LESSON}/open-question-1.md"].decode("utf-8"))
+    moodle = row_of(rows, MOODLE_LEARNER)
+    assert ("h2", f"{one_line(MOODLE_LEARNER)} ({one_line(moodle['submission'])})") in answers.blocks
+    assert lines_of(FORGED) in answers.text  # the written answer, as the learner typed it
+    graded = {r[1]: r for r in csv_rows(files["grades.csv"])}
+    assert "'" + CANVAS_LEARNER in graded and MOODLE_LEARNER in graded  # a formula's start is quoted
+    assert "q1.3 did not run: cell" in graded["'" + CANVAS_LEARNER][-1]
+    assert ["'" + CANVAS_LEARNER, "12350", "", "", "", "0"] in csv_rows(files["lms/canvas.csv"])
+    assert MOODLE_LEARNER in [r[1] for r in csv_rows(files["lms/moodle.csv"])]
 
 
 def test_open_written_answers_are_exported_per_question_for_manual_grading(messy):
@@ -166,7 +251,7 @@ def test_regrading_one_learner_updates_only_their_row_and_keeps_everything_else(
     finally:
         write(leemin, original)
     assert run.returncode == 0, run.stderr
-    assert "graded 1 submission in" in run.stdout and "kept 7 rows" in run.stdout
+    assert "graded 1 submission in" in run.stdout and "kept 9 rows" in run.stdout
     after = {r["submission"]: r for r in json.loads((book / "grades.json").read_text())["submissions"]}
     name = row_of(rows, "leemin")["submission"]
     assert set(after) == set(rows) and (rows[name]["score"], after[name]["score"]) == (5, 10)

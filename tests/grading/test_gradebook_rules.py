@@ -1,7 +1,7 @@
 """The gradebook's rules on small classes laid out as the course tools hand them out, graded with the command an
 instructor runs: an nbgrader course folder, a regrade after a file was removed, two graders on one gradebook,
-`make grade` on folder names with spaces, SIGTERM. Their files are not notebooks (no kernel), so they are quick;
-the mixed class with real answers is in test_lms_classes.py."""
+`make grade` on folder names with spaces, SIGTERM, a gradebook edited by hand. Their files are not notebooks (no
+kernel), so they are quick; the mixed class with real answers is in test_lms_classes.py."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ import json
 import os
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import time
+from pathlib import Path
+
+import pytest
 
 from class_files import GARBAGE, notebook, table, write
-from grader_cli import ROOT, grade_cli, grader_command
+from grader_cli import ROOT, grade_cli, grade_main, grader_command
 from packer.grading.lock import gradebook_lock
 
 
@@ -65,7 +69,8 @@ def test_regrades_flag_gone_files_keep_the_skipped_list_and_judge_lateness_by_th
     assert "1 row kept from an earlier run, whose file is gone from the folder graded now" in again.stderr
     rows = {r["learner"]: r for r in table(out / "grades.csv")}
     assert rows["alice"]["flags"].startswith("file gone: not found when its folder was graded again")
-    assert (rows["alice"]["late"], rows["bob"]["late"], rows["bob"]["flags"]) == ("", "", "")
+    assert (rows["alice"]["late"], rows["bob"]["late"]) == ("", "")
+    assert rows["bob"]["flags"].startswith("not a readable notebook")  # why it scored 0, as its notes say
 
     one = grade_cli(str(folder / "bob"), "--out", str(out))  # no --due: the gradebook's own holds
     assert one.returncode == 0, one.stderr
@@ -178,3 +183,81 @@ def test_two_real_graders_at_once_the_second_is_refused_and_sigterm_stops_the_fi
     assert last.startswith("interrupted by SIGTERM: every kernel stopped") and "the 1 row graded so far is kept" in last
     # a batch engine's time limit sends SIGTERM: the job run again reuses what was graded
     assert [p.name for p in (tmp_path / "grades").iterdir()] == [".grading-journal.jsonl"]
+
+
+# --- a gradebook edited by hand -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def graded_once(tmp_path_factory):
+    """A class of two unreadable files (no kernel) graded as lesson 01: a gradebook of ours to edit by hand."""
+    base = tmp_path_factory.mktemp("edited")
+    for learner in ("alice", "bob"):
+        write(base / "class" / learner / "ex.ipynb", GARBAGE)
+    assert grade_main([str(base / "class"), "--out", str(base / "grades"), "--lesson", "01"]) == 0
+    return base
+
+
+def edited(graded_once: Path, tmp_path: Path, edit) -> tuple[Path, Path, dict[str, bytes]]:
+    """A copy of the gradebook with grades.json changed by `edit(data)`; (class, gradebook, its files' bytes)."""
+    shutil.copytree(graded_once / "grades", tmp_path / "grades")
+    book = tmp_path / "grades" / "grades.json"
+    data = json.loads(book.read_text(encoding="utf-8"))
+    edit(data)
+    book.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    files = {
+        p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in (tmp_path / "grades").rglob("*") if p.is_file()
+    }
+    return graded_once / "class", tmp_path / "grades", files
+
+
+def row(data: dict, index: int = 0) -> dict:
+    return data["submissions"][index]
+
+
+BROKEN = {  # a hand edit, and the words the refusal names its row and field with
+    "a key removed": (lambda d: row(d).pop("status"), 'row 1 ("class/alice/ex.ipynb"): status is missing'),
+    "a test's key removed": (
+        lambda d: row(d)["tests"][2].pop("qid"),
+        'row 1 ("class/alice/ex.ipynb"): tests[2]: qid is missing',
+    ),
+    "a number typed as text": (
+        lambda d: row(d, 1)["tests"][0].update(score="3"),
+        'row 2 ("class/bob/ex.ipynb"): tests[0] (q1.1): score must be a number, not "3"',
+    ),
+    "a flag for true": (lambda d: row(d).update(late="yes"), 'late must be true or false, not "yes"'),
+    "a status of one's own": (lambda d: row(d, 1).update(status="excellent"), 'status must be one of "graded"'),
+    "a list made a text": (
+        lambda d: row(d).update(flags="none"),
+        'row 1 ("class/alice/ex.ipynb"): flags must be a list',
+    ),
+    "a row made a text": (lambda d: d["submissions"].__setitem__(1, "bob"), "row 2: the row must be an object"),
+    "a name made a number": (lambda d: row(d).update(submission=5), "row 1: submission must be text, not 5"),
+    "the gradebook's own section": (lambda d: d["gradebook"].update(top="1"), "gradebook.top must be a whole number"),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(BROKEN))
+def test_a_hand_edited_gradebook_of_a_shape_the_grader_cannot_use_is_refused_naming_its_row_and_field(
+    graded_once, tmp_path, capsys, broken
+):
+    edit, words = BROKEN[broken]
+    folder, out, before = edited(graded_once, tmp_path, edit)
+    with pytest.raises(SystemExit) as stop:
+        grade_main([str(folder), "--out", str(out)])
+    error = capsys.readouterr().err
+    assert stop.value.code == 2 and f"{out / 'grades.json'}: the gradebook cannot be read: " in error
+    assert words in error and error.endswith("nothing was graded or written\n") and error.count("\n") == 1
+    after = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before  # nothing written, no lock or journal left
+
+
+def test_a_score_edited_by_hand_is_put_back_to_the_sum_of_its_tests_and_the_run_says_which_row(
+    graded_once, tmp_path, capsys
+):
+    folder, out, _ = edited(graded_once, tmp_path, lambda d: row(d).update(score=9))
+    assert grade_main([str(folder / "bob"), "--out", str(out)]) == 0
+    assert (
+        f"warning: 1 row of {out / 'grades.json'} had a total that is not the sum of its tests' "
+        "(class/alice/ex.ipynb: score 9 where its tests' scores add up to 0); a row's score is always that sum"
+    ) in capsys.readouterr().err
+    assert row(json.loads((out / "grades.json").read_text()))["score"] == 0
+    assert row(json.loads((out / "backup" / "grades.json").read_text()))["score"] == 9  # the edit, kept aside

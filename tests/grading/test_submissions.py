@@ -3,6 +3,9 @@ dropped silently; Mac and Jupyter litter is not a learner. (No kernels here: the
 
 from __future__ import annotations
 
+import json
+import re
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -11,7 +14,7 @@ import pytest
 from packer.grading.reports import feedback_name
 from packer.grading.running import lesson_from_name, lessons
 from packer.grading.layouts import identify
-from packer.grading.submissions import check_paths, find_submissions, naming_root
+from packer.grading.submissions import check_paths, find_submissions, naming_root, parse_stripped
 
 NOTEBOOK = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
 
@@ -157,3 +160,17 @@ def test_the_lessons_are_the_question_banks_slugs_not_their_file_names():
         "08": "08_beyond_greedy",
         "09": "09_conversation",
     }
+
+
+def test_a_notebook_whose_cells_lack_ids_is_read_quietly_with_ids_of_the_graders_own():
+    """nbformat 4.5 requires a unique id per cell and warns (MissingIDFieldWarning, DuplicateCellId), once per
+    process and naming no notebook, where one lacks them; the grader's copy gets ids instead, and no warning."""
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": "x"} for _ in range(3)]
+    cells[1]["id"], cells[2]["id"] = "kept", "kept"  # a valid id, and the same one again
+    data = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning fails the test
+        notebook = parse_stripped(data)
+    ids = [cell.id for cell in notebook.cells]
+    assert ids[1] == "kept" and len(set(ids)) == 3 and all(re.fullmatch(r"[a-zA-Z0-9-_]{1,64}", i) for i in ids)
+    assert parse_stripped(data) == notebook  # the same ids every time: a regrade reads the same notebook
