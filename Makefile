@@ -115,11 +115,18 @@ lab-env:
 # their saved outputs (nothing is executed), with a search index (Pagefind, from its PyPI wheel): serve it
 # (python -m http.server -d _site) or copy the folder to any static host; opened from disk, all but search works.
 # SOLUTIONS=1 adds the worked answers (for instructors). A folder the builder did not make is never replaced.
-# See packer/site/build.py.
+# REPOSITORY (the workbook's git address), BRANCH (default main) and JUPYTERHUB (the class's hub) give each lesson's
+# page its "Run this lesson" link: nbgitpuller on the hub, or Binder for a GitHub repository without one
+# (packer/site/launch.py). See packer/site/build.py.
 SITE ?= _site
 SOLUTIONS ?=
+REPOSITORY ?=
+BRANCH ?= main
+JUPYTERHUB ?=
 site: $(INSTRUCTOR_STAMP)
-	$(BIN)/python -m packer.site $(call shell_quote,$(SITE)) $(if $(filter-out 0,$(SOLUTIONS)),--solutions)
+	$(BIN)/python -m packer.site $(call shell_quote,$(SITE)) $(if $(filter-out 0,$(SOLUTIONS)),--solutions) \
+		--repository $(call shell_quote,$(REPOSITORY)) --branch $(call shell_quote,$(BRANCH)) \
+		--hub $(call shell_quote,$(JUPYTERHUB))
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
 # graded class, a JupyterLab and its browser) are built once, the longest files first (conftest.py). Measured in a

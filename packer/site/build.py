@@ -72,12 +72,15 @@ import shutil
 from pathlib import Path
 
 from packer.site.chrome import SCRIPT, STYLESHEET, page_chrome, render_index
-from packer.site.pages import GUIDE_ORDER, SECTIONS, Page, SiteError, collect, course_order
+from packer.site.launch import Launch, launch_block
+from packer.site.outline import time_line, word_count
+from packer.site.pages import GUIDE_ORDER, SECTIONS, Page, SiteError, collect, course_order, read_notebook, relative
 from packer.site.render import SiteExporter, render_page
+from packer.site.run_times import read_run_times
 from packer.site.search import index_for_search, search_stylesheet
 from packer.site.widgets import LIVE_NOTE
 
-__all__ = ["GUIDE_ORDER", "LIVE_NOTE", "MARKER", "SECTIONS", "Page", "SiteError", "build", "course_order"]
+__all__ = ["GUIDE_ORDER", "LIVE_NOTE", "MARKER", "SECTIONS", "Launch", "Page", "SiteError", "build", "course_order"]
 
 MARKER = ".packer-site"
 MARKER_TEXT = "Made by python -m packer.site (make site); a rebuild replaces this whole folder.\n"
@@ -111,17 +114,47 @@ def write_page(out: Path, page: Page, body: str, figures: dict[str, bytes]) -> N
     shutil.copyfile(page.source, out / page.ipynb_name)
 
 
-def build(root: Path, out: Path, solutions: bool = False) -> list[Page]:
-    """Write the site for the notebooks under `root` into `out`; return its pages in the course's order."""
+RUN = {"notebooks": "Run this lesson", "exercises": "Run this exercise", "solutions": "Run this solution"}
+HOW_LONG = "docs/instructors.html#how-long-a-lesson-takes"  # where the guide says how a lesson's time is estimated
+
+
+def lesson_minutes(pages: list[Page], root: Path) -> dict[Page, tuple[int, int | None]]:
+    """Each lesson's words and measured Run All seconds (None: not measured yet)."""
+    seconds = read_run_times(root)
+    return {
+        p: (word_count(read_notebook(p.source)), seconds.get(p.ipynb_name)) for p in pages if p.folder == "notebooks"
+    }
+
+
+def overview(page: Page, times: dict[Page, tuple[int, int | None]], launch: Launch, guide: bool) -> str:
+    """What goes under a page's title besides its outline: a lesson's time, and the way to run a notebook."""
+    here = Path(page.html_name).parent
+    parts = []
+    if page in times:
+        parts.append(time_line(*times[page], guide=relative(HOW_LONG, here) if guide else ""))
+    if page.folder in RUN:
+        parts.append(launch_block(launch, page.ipynb_name, RUN[page.folder]))
+    return "".join(parts)
+
+
+def build(root: Path, out: Path, solutions: bool = False, launch: Launch | None = None) -> list[Page]:
+    """Write the site for the notebooks under `root` into `out`, each notebook's page with its way to run it
+    (`launch`: the repository and JupyterHub, if any); return its pages in the course's order."""
+    launch = launch or Launch()
     pages = collect(root, solutions)
     order = course_order(pages)
+    times = lesson_minutes(pages, root)
+    guide = any(p.html_name == HOW_LONG.partition("#")[0] for p in pages)
     exporter = SiteExporter()
     exporter.site_links = {p.ipynb_name: p.html_name for p in pages}
-    rendered = {page: render_page(exporter, page, page_chrome(page, order)) for page in order}
+    rendered = {
+        page: render_page(exporter, page, page_chrome(page, order), overview(page, times, launch, guide))
+        for page in order
+    }
     prepare_output(out)  # only once every page rendered: a bad notebook leaves an earlier site as it was
     for page, (body, figures) in rendered.items():
         write_page(out, page, body, figures)
-    (out / "index.html").write_text(render_index(pages, order), encoding="utf-8")
+    (out / "index.html").write_text(render_index(pages, order, times, launch), encoding="utf-8")
     shutil.copyfile(STATIC / SCRIPT, out / SCRIPT)
     index_for_search(out)
     css = [

@@ -255,7 +255,9 @@ def test_search_works_on_a_host_that_serves_the_site_under_a_path(site, browser)
             context.close()
 
 
-def test_on_a_phone_the_contents_fold_and_a_figure_fits_the_screen_and_opens_full_size(server, browser, screenshots):
+def test_on_a_phone_the_contents_fold_and_a_figure_fits_the_screen_and_opens_at_twice_its_pixels(
+    server, browser, screenshots
+):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
@@ -264,13 +266,16 @@ def test_on_a_phone_the_contents_fold_and_a_figure_fits_the_screen_and_opens_ful
         assert contents.evaluate("d => d.open") is False and not page.locator(".site-contents ol a").first.is_visible()
         page.locator(".site-contents summary").tap()
         assert page.locator(".site-contents a[aria-current='page']").is_visible()
-        figure = page.locator("a.site-figure img").first
+        figure = page.locator("a.site-figure img[width]").first
         figure.scroll_into_view_if_needed()
         assert figure.bounding_box()["width"] <= 390
+        shown = int(figure.get_attribute("width"))
         page.screenshot(path=str(screenshots / "site-06-phone.png"))
         with page.expect_navigation():
             figure.tap()
-        assert page.url.startswith(server + "notebooks/06_policies_files/") and page.url.endswith(".png")
+        assert page.url.startswith(server + "notebooks/06_policies_files/") and page.url.endswith("_full.png")
+        # full size: twice the pixels the page shows it with, so its labels can be read zoomed in
+        assert page.evaluate("() => document.images[0].naturalWidth") == 2 * shown
     finally:
         context.close()
 
