@@ -9,10 +9,11 @@ is built and escaped where they land."""
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import html
 import re
 import urllib.parse
+import warnings
 from pathlib import Path
 from unittest import mock
 
@@ -30,8 +31,11 @@ HUB = "https://hub.example.org"
 def nbgitpuller_reads(link: str) -> dict:
     """What nbgitpuller's own UIHandler (the page /git-pull on a learner's server) makes of a link: the repository,
     branch and folder it pulls, and the page it sends the learner to afterwards (`path`)."""
-    from nbgitpuller import handlers
     from tornado.web import MissingArgumentError
+
+    with warnings.catch_warnings():  # "Guessing base JupyterHandler class": it finds jupyter_server's, as a server does
+        warnings.simplefilter("ignore", UserWarning)
+        from nbgitpuller import handlers
 
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
     rendered: dict = {}
@@ -62,7 +66,12 @@ def nbgitpuller_reads(link: str) -> dict:
             pass
 
     with mock.patch.object(handlers.jinja_env, "get_template", return_value=Template()):
-        asyncio.run(handlers.UIHandler.get.__wrapped__(Request()))  # past @authenticated: the learner is logged in
+        # past @authenticated (the learner is logged in); run to its end here, nothing in it waits (no asyncio.run: a
+        # browser test calls this with Playwright's event loop running)
+        running = handlers.UIHandler.get.__wrapped__(Request())
+        with contextlib.suppress(StopIteration):
+            running.send(None)
+            raise AssertionError("nbgitpuller's UIHandler.get waited for something")
     return rendered
 
 

@@ -1,7 +1,7 @@
 """What every page of the site has around its content: the head's links to the one stylesheet and the site's
-script, a skip link, the header with the search box, the contents of the whole course (the current page marked), and
-the previous/next links in the course's order (from the index, back to the index), above the content and again in
-the footer."""
+script, a skip link, the header with the search box (its link to the index carries the site's name), the contents of
+the whole course (the current page marked), and the previous/next links in the course's order (from the index, back
+to the index), above the content and again in the footer; and the index itself."""
 
 from __future__ import annotations
 

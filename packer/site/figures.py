@@ -3,8 +3,8 @@
 The lessons save each figure with twice the pixels it is shown with (packer/lab/figures.py: the PNG's
 `width` and `height` metadata are half its pixels, as IPython's "retina" figures are), so its labels can be read
 when a phone's reader opens it and zooms in. The page's copy has the same pixels in a palette of 256 colours,
-which a chart's few flat colours and their anti-aliased edges fit: about a third of the bytes of the full PNG, and
-less than the figure the site showed before at half the pixels, so no page grows. A figure saved without such
+which a chart's few flat colours and their anti-aliased edges fit: under half the bytes of the full PNG (36-40% on
+the lessons), and fewer than the figure the site showed before at half the pixels, so no page grows. A figure saved without such
 metadata (shown at its own size) is left as it is, one file for both."""
 
 from __future__ import annotations

@@ -297,15 +297,18 @@ def without_closed_websocket_noise(log: str) -> str:
 
 @contextlib.contextmanager
 def class_site(base: Path, hub: Hub) -> Iterator[str]:
-    """A small course site (three lessons) built for this class: its repository this one on disk, its hub this hub;
-    served from 127.0.0.1, its address."""
+    """A small course site (lesson 01, its exercise and the guides) built for this class: its repository this one on
+    disk, its hub this hub; served from 127.0.0.1, its address."""
     from test_site import small_repository
     from test_site_in_browser import serving
 
     from packer.site.build import Launch, build
 
-    out = base / "site"
-    build(small_repository(base), out, launch=Launch(ROOT.as_uri(), "main", hub.url("/")))
+    root, out = small_repository(base), base / "site"
+    for other in (root / "notebooks").glob("*.ipynb"):
+        if other.name != "01_assemble_context.ipynb":
+            other.unlink()
+    build(root, out, launch=Launch(ROOT.as_uri(), "main", hub.url("/")))
     with serving(out) as url:
         yield url
 

@@ -284,3 +284,41 @@ def test_a_missing_page_answers_404_so_the_link_check_would_see_it(server):
     with pytest.raises(urllib.error.HTTPError) as answer:
         urllib.request.urlopen(server + "notebooks/no_such_lesson.html", timeout=10)
     assert answer.value.code == 404
+
+
+def test_at_the_end_of_a_long_lesson_the_contents_are_whole_and_a_touch_screen_shows_each_heading_s_link(
+    server, browser
+):
+    """The contents stay in view down to the footer, their first entry and the guides at their end in reach (they
+    scroll on their own); on a touch screen, which has no hover, each heading's link to itself shows, 24 px each way."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server + "notebooks/02_prompt_packer.html")
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_function("() => window.scrollY > 0")
+        contents = page.locator("nav.site-contents")
+        box = contents.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 900, box
+        links = contents.locator("a")
+        assert links.first.is_visible() and links.first.bounding_box()["y"] >= 0
+        last = links.last
+        assert last.inner_text() == "Contributors' notes"
+        last.scroll_into_view_if_needed()
+        seen = last.bounding_box()
+        assert seen["y"] >= 0 and seen["y"] + seen["height"] <= 900 and page.evaluate("() => window.scrollY") > 0
+    finally:
+        context.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server + "notebooks/02_prompt_packer.html")
+        anchors = page.locator("h2 > a.anchor-link")
+        assert anchors.count() > 5
+        shown = anchors.evaluate_all(
+            "links => links.map(a => [getComputedStyle(a).opacity, a.getBoundingClientRect().width,"
+            " a.getBoundingClientRect().height])"
+        )
+        assert all(opacity == "1" and width >= 24 and height >= 24 for opacity, width, height in shown), shown[:3]
+    finally:
+        context.close()
