@@ -268,4 +268,4 @@ def under_the_title(body: str, block: str) -> str:
     end = body.find("</h1>") + len("</h1>")
     if end < len("</h1>"):  # no title heading: at the top of the content, under the navigation bar
         end = body.index("</nav>", body.index('<main id="content"')) + len("</nav>")
-    return body[:end] + '\n<div class="site-overview">\n' + block + "</div>\n" + body[end:]
+    return body[:end] + '\n<div class="site-overview" data-pagefind-ignore>\n' + block + "</div>\n" + body[end:]
