@@ -299,14 +299,14 @@ def test_at_the_end_of_a_long_lesson_the_contents_are_whole_and_a_touch_screen_s
         page.wait_for_function("() => window.scrollY > 0")
         contents = page.locator("nav.site-contents")
         box = contents.bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= 900, box
+        assert box["y"] >= -1 and box["y"] + box["height"] <= 901, box  # within a pixel (layout in fractions)
         links = contents.locator("a")
         assert links.first.is_visible() and links.first.bounding_box()["y"] >= 0
         last = links.last
         assert last.inner_text() == "Contributors' notes"
         last.scroll_into_view_if_needed()
         seen = last.bounding_box()
-        assert seen["y"] >= 0 and seen["y"] + seen["height"] <= 900 and page.evaluate("() => window.scrollY") > 0
+        assert seen["y"] >= 0 and seen["y"] + seen["height"] <= 901 and page.evaluate("() => window.scrollY") > 0
     finally:
         context.close()
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
