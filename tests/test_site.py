@@ -26,7 +26,7 @@ from packer.site.__main__ import main
 from packer.site.build import LIVE_NOTE, MARKER, SiteError, build
 from packer.site.chrome import SITE_NAME
 from packer.site.figures import FULL
-from packer.site.outline import duration, word_count
+from packer.site.outline import duration, lesson_minutes, word_count
 from packer.site.pages import README_TITLE
 from packer.site.run_times import RUN_TIMES, read_run_times
 
@@ -82,10 +82,13 @@ def parse(path: Path) -> Tags:
 
 
 def small_repository(base: Path) -> Path:
-    """A repository with three lessons, two exercises, their solutions and the guides, copied from this one."""
+    """A repository with three lessons, two exercises, their solutions, the guides and the lessons' measured run
+    times, copied from this one."""
     root = base / "repo"
     shutil.copytree(ROOT / "docs", root / "docs")
     shutil.copyfile(ROOT / "README.md", root / "README.md")
+    (root / RUN_TIMES).parent.mkdir(parents=True)
+    shutil.copyfile(ROOT / RUN_TIMES, root / RUN_TIMES)
     for folder, names in (
         ("notebooks", LESSONS),
         ("exercises", EXERCISES),
@@ -493,14 +496,15 @@ def overview_of(page: Path) -> tuple[str, list[str], list[str]]:
     return plain, outline, headings[first:]
 
 
-def test_each_lesson_shows_its_time_and_its_outline_and_the_index_each_lesson_s_time(site, repo, tmp_path):
+def test_each_lesson_shows_its_time_and_its_outline_and_the_index_each_lesson_s_time(site, repo):
+    measured = read_run_times(ROOT)
     for name in LESSONS:
         plain, outline, headings = overview_of(site / "notebooks" / name.replace(".ipynb", ".html"))
         words = word_count(nbformat.read(repo / "notebooks" / name, 4))
-        assert re.fullmatch(
-            rf"About \d+ min: \d+ (s|min) reading \({words:,} words at 238 a minute\), its running time not yet "
-            r"measured \(how this is estimated\)\.",
-            plain,
+        seconds = measured[f"notebooks/{name}"]
+        assert plain == (
+            f"About {lesson_minutes(words, seconds)} min: {duration(words / 238 * 60)} reading ({words:,} words at 238 a "
+            f"minute), {duration(seconds)} running all its cells (measured) (how this is estimated)."
         ), plain
         assert outline == headings and len(outline) >= 2, name
     for name in ("docs/instructors.html", "exercises/exercise_01_assemble_context.html"):
@@ -509,13 +513,22 @@ def test_each_lesson_shows_its_time_and_its_outline_and_the_index_each_lesson_s_
     index = " ".join("".join(parse(site / "index.html").text).split())
     assert len(re.findall(r"\.ipynb\), about \d+ min", index)) == len(LESSONS)
 
-    measured = small_repository(tmp_path)
-    (measured / RUN_TIMES).parent.mkdir(parents=True)
-    shutil.copyfile(ROOT / RUN_TIMES, measured / RUN_TIMES)
-    seconds = read_run_times(ROOT)[f"notebooks/{LESSONS[1]}"]
-    build(measured, tmp_path / "out")
-    plain, _, _ = overview_of(tmp_path / "out" / "notebooks" / LESSONS[1].replace(".ipynb", ".html"))
-    assert f"{duration(seconds)} running all its cells (measured)" in plain
+
+def run_lines(page: Path) -> tuple[list[str], str]:
+    """A page's run links (their addresses) and the text of its run block (tests/test_site_launch.py)."""
+    text = page.read_text(encoding="utf-8")
+    block = re.search(r'<div class="site-run"[^>]*>(.*?)</div>', text, re.S)
+    links = [a["href"] for tag, a in parse(page).tags if tag == "a" and a.get("class") == "site-run-link"]
+    return links, (block.group(1) if block else "")
+
+
+def test_built_without_settings_each_page_says_to_get_the_workbook_from_the_course(site):
+    """make site without REPOSITORY: no link to run a lesson, and the way to get the workbook."""
+    links, block = run_lines(site / "notebooks" / "01_assemble_context.html")
+    plain = " ".join(html.unescape(re.sub(r"<[^>]+>", "", block)).split())
+    assert links == []
+    assert "Get the workbook from your course" in plain and "imports packer" in plain
+    assert "make lab" in plain and "open notebooks/01_assemble_context.ipynb" in plain
 
 
 def practice_lesson(root: Path) -> Path:
@@ -542,8 +555,10 @@ def practice_lesson(root: Path) -> Path:
     return path
 
 
-def test_a_worked_answer_folded_in_a_lesson_s_markdown_shows_folded_with_its_markdown_rendered(repo, tmp_path):
+def test_a_worked_answer_folded_in_a_lesson_s_markdown_shows_folded_with_its_markdown_rendered(tmp_path):
     root = small_repository(tmp_path)
+    for lesson in (root / "notebooks").glob("0*.ipynb"):
+        lesson.unlink()  # the practice lesson alone: a quicker build
     practice_lesson(root)
     build(root, tmp_path / "out")
     page = tmp_path / "out" / "notebooks" / "10_practice.html"

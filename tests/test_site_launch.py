@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import html
-import re
 import urllib.parse
 import warnings
 from pathlib import Path
 from unittest import mock
 
 import pytest
-from test_site import parse, small_repository
+from test_site import parse, run_lines, small_repository
 
 from packer.site.__main__ import main
 from packer.site.build import build
@@ -133,68 +132,56 @@ def test_an_address_that_is_not_one_is_refused_naming_the_setting(arguments, nam
         Launch(*arguments)
 
 
+# A repository address with a character HTML gives a meaning to (&), which must show as text and stay one attribute.
+ODD = "https://git.example.org/a&b/context-packing-workbook"
+
+
 @pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return small_repository(tmp_path_factory.mktemp("launch"))
+def hub_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small site (tests/test_site.py) built for a class on a hub, from a repository at ODD."""
+    out = tmp_path_factory.mktemp("launch") / "site"
+    build(small_repository(out.parent), out, launch=Launch(ODD, "main", HUB))
+    return out
 
 
-def run_lines(page: Path) -> tuple[list[str], str]:
-    """A page's run links (their addresses) and the text of its run block."""
-    text = page.read_text(encoding="utf-8")
-    block = re.search(r'<div class="site-run"[^>]*>(.*?)</div>', text, re.S)
-    links = [a["href"] for tag, a in parse(page).tags if tag == "a" and a.get("class") == "site-run-link"]
-    return links, (block.group(1) if block else "")
-
-
-def test_every_lesson_and_exercise_page_runs_its_own_notebook_on_the_hub_and_says_how_to_get_the_workbook(
-    repo, tmp_path
-):
-    out = tmp_path / "site"
-    build(repo, out, launch=Launch(GITHUB, "main", HUB))
-    pages = sorted((out / "notebooks").glob("*.html")) + sorted((out / "exercises").glob("*.html"))
+def test_every_lesson_and_exercise_page_runs_its_own_notebook_on_the_hub_and_says_how_to_get_the_workbook(hub_site):
+    pages = sorted((hub_site / "notebooks").glob("*.html")) + sorted((hub_site / "exercises").glob("*.html"))
     assert len(pages) == 5
     for page in pages:
         links, block = run_lines(page)
         notebook = f"{page.parent.name}/{page.stem}.ipynb"
-        assert len(links) == 1 and nbgitpuller_reads(links[0])["path"].endswith(f"/{notebook}"), page.name
+        read = nbgitpuller_reads(links[0])
+        assert len(links) == 1 and read["path"].endswith(f"/{notebook}") and read["repo"] == ODD, page.name
         kind = "lesson" if page.parent.name == "notebooks" else "exercise"
         assert f">Run this {kind}</a>" in block, page.name
-        assert "Get the workbook" in block and f"git clone {GITHUB}" in block and "make lab" in block, page.name
-    guides = [out / "README.html", out / "docs" / "learners.html"]
+        assert "Get the workbook" in block and f"git clone {html.escape(ODD)}" in block and "make lab" in block
+    guides = [hub_site / "README.html", hub_site / "docs" / "learners.html"]
     assert all(run_lines(page) == ([], "") for page in guides)  # a guide runs nothing
-    index_links, index_block = run_lines(out / "index.html")
+    index_links, index_block = run_lines(hub_site / "index.html")
     assert nbgitpuller_reads(index_links[0])["path"].endswith("/notebooks/00_start_here.ipynb")
     assert "Run the first lesson" in index_block
 
 
-def test_without_settings_each_page_says_to_get_the_workbook_from_the_course(repo, tmp_path):
-    out = tmp_path / "site"
-    build(repo, out)
-    links, block = run_lines(out / "notebooks" / "01_assemble_context.html")
-    plain = " ".join(html.unescape(re.sub(r"<[^>]+>", "", block)).split())
-    assert links == []
-    assert "Get the workbook from your course" in plain and "imports packer" in plain
-    assert "make lab" in plain and "open notebooks/01_assemble_context.ipynb" in plain
-
-
-def test_a_repository_address_is_escaped_in_the_page(repo, tmp_path):
-    """An address with characters HTML gives a meaning to (a quote, an ampersand) shows as text and stays one
-    attribute."""
-    hostile = 'https://git.example.org/a&b/x"onmouseover="alert(1)'
+def test_a_repository_address_is_escaped_in_the_page_and_one_that_would_break_out_is_refused(hub_site):
     with pytest.raises(ValueError, match="^repository: "):
-        Launch(hostile)  # refused: not a folder name at its end
-    odd = "https://git.example.org/a&b/context-packing-workbook"
-    out = tmp_path / "site"
-    build(repo, out, launch=Launch(odd, "main", HUB))
-    text = (out / "exercises" / "exercise_01_assemble_context.html").read_text(encoding="utf-8")
+        Launch('https://git.example.org/a&b/x"onmouseover="alert(1)')  # not a folder name at its end
+    text = (hub_site / "exercises" / "exercise_01_assemble_context.html").read_text(encoding="utf-8")
     assert "a&amp;b" in text and "a&b/" not in text.replace("%26", "")
-    links, _ = run_lines(out / "exercises" / "exercise_01_assemble_context.html")
-    assert nbgitpuller_reads(links[0])["repo"] == odd
+    assert [
+        a.get("href") for t, a in parse(hub_site / "index.html").tags if t == "a" and "a&b" in (a.get("href") or "")
+    ]
 
 
-def test_make_site_s_command_takes_the_settings_and_refuses_bad_ones(repo, tmp_path, capsys):
-    assert main([str(tmp_path / "ok"), "--root", str(repo), "--repository", GITHUB, "--hub", HUB]) == 0
-    assert f"opens the lesson on {HUB}" in capsys.readouterr().out
-    assert main([str(tmp_path / "bad"), "--root", str(repo), "--hub", HUB]) == 2
+def test_make_site_s_command_passes_the_settings_on_and_refuses_bad_ones(tmp_path, capsys, monkeypatch):
+    import packer.site.__main__ as command
+
+    given = {}
+    monkeypatch.setattr(command, "build", lambda root, out, solutions, launch: given.update(launch=launch) or [])
+    assert command.main([str(tmp_path / "ok"), "--repository", GITHUB, "--branch", "b1", "--hub", HUB]) == 0
+    assert given["launch"] == Launch(GITHUB, "b1", HUB)
+    assert f"opens the lesson on {HUB} (nbgitpuller, branch b1 of {GITHUB})" in capsys.readouterr().out
+    assert command.main([str(tmp_path / "ok"), "--repository", "", "--hub", ""]) == 0  # make site's empty settings
+    assert given["launch"] == Launch() and "get the workbook from the course" in capsys.readouterr().out
+    assert main([str(tmp_path / "bad"), "--hub", HUB]) == 2
     assert "hub: a JupyterHub link needs the repository" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()
