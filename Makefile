@@ -115,11 +115,18 @@ lab-env:
 # their saved outputs (nothing is executed), with a search index (Pagefind, from its PyPI wheel): serve it
 # (python -m http.server -d _site) or copy the folder to any static host; opened from disk, all but search works.
 # SOLUTIONS=1 adds the worked answers (for instructors). A folder the builder did not make is never replaced.
-# See packer/site/build.py.
+# REPOSITORY (the workbook's git address), BRANCH (default main) and JUPYTERHUB (the class's hub) give each lesson's
+# page its "Run this lesson" link: nbgitpuller on the hub, or Binder for a GitHub repository without one
+# (packer/site/launch.py). See packer/site/build.py.
 SITE ?= _site
 SOLUTIONS ?=
+REPOSITORY ?=
+BRANCH ?= main
+JUPYTERHUB ?=
 site: $(INSTRUCTOR_STAMP)
-	$(BIN)/python -m packer.site $(call shell_quote,$(SITE)) $(if $(filter-out 0,$(SOLUTIONS)),--solutions)
+	$(BIN)/python -m packer.site $(call shell_quote,$(SITE)) $(if $(filter-out 0,$(SOLUTIONS)),--solutions) \
+		--repository $(call shell_quote,$(REPOSITORY)) --branch $(call shell_quote,$(BRANCH)) \
+		--hub $(call shell_quote,$(JUPYTERHUB))
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
 # graded class, a JupyterLab and its browser) are built once, the longest files first (conftest.py). Measured in a
@@ -160,12 +167,15 @@ check-mutation: $(ALL_STAMP)
 
 # Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
 # Saved outputs name files relative to the checkout (packer/chunks.py, not /home/you/workbook/packer/chunks.py):
-# packer/site/saved_outputs.py rewrites them after each notebook runs.
+# packer/site/saved_outputs.py rewrites them after each notebook runs. Each lesson's run is timed (the kernel's
+# stamps, record_timing) into packer/site/run_times.json for the site's time estimates, and the stamps are then
+# taken out of the notebook again (packer/site/run_times.py).
 NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb
 outputs: $(ALL_STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=300 \
-		--NotebookExporter.preprocessors=packer.site.saved_outputs.RelativePaths $(NOTEBOOKS)
+		--ExecutePreprocessor.record_timing=True --ExecutePreprocessor.timeout=300 \
+		--NotebookExporter.preprocessors=packer.site.saved_outputs.RelativePaths \
+		--NotebookExporter.preprocessors=packer.site.run_times.RecordRunTime $(NOTEBOOKS)
 
 # Regenerate exercises/ from solutions/ (solutions/solution_NN_x.ipynb -> exercises/exercise_NN_x.ipynb: stubs in
 # place of solution code, outputs cleared).

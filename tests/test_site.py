@@ -8,6 +8,9 @@ browser test (tests/e2e/test_site_in_browser.py) builds and reads the whole site
 
 from __future__ import annotations
 
+import base64
+import html
+import io
 import json
 import re
 import shutil
@@ -16,10 +19,16 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from PIL import Image
 from test_saved_outputs import build_paths
 
 from packer.site.__main__ import main
 from packer.site.build import LIVE_NOTE, MARKER, SiteError, build
+from packer.site.chrome import SITE_NAME
+from packer.site.figures import FULL
+from packer.site.outline import duration, lesson_minutes, word_count
+from packer.site.pages import README_TITLE
+from packer.site.run_times import RUN_TIMES, read_run_times
 from packer.site.widgets import PRACTICE_NOTE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,10 +83,13 @@ def parse(path: Path) -> Tags:
 
 
 def small_repository(base: Path) -> Path:
-    """A repository with three lessons, two exercises, their solutions and the guides, copied from this one."""
+    """A repository with three lessons, two exercises, their solutions, the guides and the lessons' measured run
+    times, copied from this one."""
     root = base / "repo"
     shutil.copytree(ROOT / "docs", root / "docs")
     shutil.copyfile(ROOT / "README.md", root / "README.md")
+    (root / RUN_TIMES).parent.mkdir(parents=True)
+    shutil.copyfile(ROOT / RUN_TIMES, root / RUN_TIMES)
     for folder, names in (
         ("notebooks", LESSONS),
         ("exercises", EXERCISES),
@@ -133,13 +145,17 @@ COURSE = [
 ]
 
 
-def test_each_page_is_titled_by_its_first_heading_and_links_to_its_download(site, repo):
+def title(page: Path) -> str:
+    return html.unescape(re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8")).group(1))
+
+
+def test_each_page_is_titled_by_its_first_heading_and_the_site_and_links_to_its_download(site, repo):
     first = site / "notebooks" / LESSONS[0].replace(".ipynb", ".html")
-    title = re.search(r"<title>(.*?)</title>", first.read_text(encoding="utf-8")).group(1)
     heading = next(
         c.source for c in nbformat.read(repo / "notebooks" / LESSONS[0], 4).cells if c.cell_type == "markdown"
     )
-    assert title and title in heading.splitlines()[0]
+    page, _, site_name = title(first).rpartition(" \u00b7 ")
+    assert page and page in heading.splitlines()[0] and site_name == SITE_NAME
     links = {a.get("class"): a["href"] for tag, a in parse(first).tags if tag == "a" and a.get("class")}
     assert links["site-download"] == LESSONS[0]
     assert (site / "notebooks" / LESSONS[0]).read_bytes() == (repo / "notebooks" / LESSONS[0]).read_bytes()
@@ -216,6 +232,14 @@ def test_every_page_links_the_one_stylesheet_and_has_none_of_its_own(site):
     assert ".jp-Cell" in css and ".site-contents" in css and ".pagefind-ui" in css  # JupyterLab's, ours, Pagefind's
 
 
+def saved_pngs(value: object) -> list[str]:
+    """Every PNG a notebook saved (base64), in its cells' outputs and in its explorers' saved widget state."""
+    if isinstance(value, dict):
+        found = [value["image/png"]] if isinstance(value.get("image/png"), str) else []
+        return found + [png for item in value.values() for png in saved_pngs(item)]
+    return [png for item in value for png in saved_pngs(item)] if isinstance(value, list) else []
+
+
 def test_figures_are_files_beside_the_page_and_each_opens_full_size_from_its_link(site, repo):
     page = site / "notebooks/06_policies.html"
     text = page.read_text(encoding="utf-8")
@@ -223,11 +247,25 @@ def test_figures_are_files_beside_the_page_and_each_opens_full_size_from_its_lin
     tags = parse(page).tags
     images = [i for i, (tag, _) in enumerate(tags) if tag == "img"]
     assert len(images) >= 3
+    saved = {base64.b64decode(png) for png in saved_pngs(nbformat.read(repo / "notebooks/06_policies.ipynb", 4))}
+    lessons_figures = False
     for i in images:
         (before, link), (_, image) = tags[i - 1], tags[i]
         assert before == "a" and link.get("class") == "site-figure", f"{image['src']} is not in a figure link"
-        assert link["href"] == image["src"] and re.fullmatch(r"06_policies_files/[\w.]+\.png", image["src"])
-        assert (page.parent / image["src"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert re.fullmatch(r"06_policies_files/[\w.]+\.png", image["src"])
+        shown = Image.open(io.BytesIO((page.parent / image["src"]).read_bytes()))
+        if image["src"].startswith("06_policies_files/figure_") and link["href"] != image["src"]:
+            # a lesson's figure: the page's copy light, its link the notebook's PNG at twice the pixels it is shown at
+            assert link["href"] == image["src"].removesuffix(".png") + f"{FULL}.png"
+            full = (page.parent / link["href"]).read_bytes()
+            width, height = Image.open(io.BytesIO(full)).size
+            assert full in saved and (width, height) == shown.size
+            assert (width // 2, height // 2) == (int(image["width"]), int(image["height"]))
+            assert shown.mode == "P"
+            lessons_figures = True
+        else:
+            assert link["href"] == image["src"]
+    assert lessons_figures
     assert text.count('<span class="site-figure-open">Open the figure at full size</span>') == len(images)
 
 
@@ -424,7 +462,128 @@ def test_the_guides_are_pages_whose_links_reach_the_headings_they_name(site):
     assert {"two-commands", "exercises-and-self-checks", "getting-help"} <= ids(site / "README.html")
 
 
+# An absolute path into a checkout's own folders, hidden ones included (/home/ada/workbook/.hub/learners/...), as a
+# guide might quote from a transcript: besides build_paths's (packer/, notebooks/, ...).
+# (/path/to/the/workbook/.venv is a guide's placeholder, not a machine's path.)
+CHECKOUT_FOLDER = re.compile(
+    r"(?<![\w.~:/])(?!/path/to/)(?:/[\w.+@-]+)+/(?=(?:\.hub|\.venv|\.venv-learner|\.jupyter-state|_site)/)"
+)
+
+
 def test_no_page_of_the_site_holds_an_absolute_path_of_the_build_machine(site):
-    assert {p.name: build_paths(p.read_text(encoding="utf-8")) for p in pages(site)} == {
-        p.name: set() for p in pages(site)
+    found = {
+        page.relative_to(site).as_posix(): build_paths(text) | set(CHECKOUT_FOLDER.findall(text))
+        for page in pages(site)
+        for text in [page.read_text(encoding="utf-8")]
     }
+    assert found == {name: set() for name in found}
+    assert CHECKOUT_FOLDER.findall("Each learner's folder: /work/wt/hub/.hub/learners/<name>/") == ["/work/wt/hub/"]
+    assert CHECKOUT_FOLDER.findall("`<your checkout>/.hub/learners/` and ../docs/x.md, .hub/proxy/") == []
+
+
+def test_the_readme_s_page_is_named_apart_from_the_site_and_every_page_has_a_title_of_its_own(site):
+    """The header's link to the index carries the site's name; the README's page (whose heading is the site's name
+    too) is "About the workbook" in the contents and in its title, so no two links of one name lead apart."""
+    titles = {page.relative_to(site).as_posix(): title(page) for page in pages(site) if "pagefind" not in page.parts}
+    assert len(set(titles.values())) == len(titles), titles
+    assert titles["index.html"] == SITE_NAME and titles["README.html"] == f"{README_TITLE} \u00b7 {SITE_NAME}"
+    for name in COURSE:
+        tags = parse(site / name)
+        header = [a for t, a in tags.within("header.site-header") if t == "a" and a.get("class") == "site-name"]
+        contents = [a for t, a in tags.within("nav.site-contents") if t == "a"]
+        to = [
+            (site / name).parent.joinpath(a["href"]).resolve().relative_to(site.resolve()).as_posix()
+            for a in (header[0], contents[0])
+        ]
+        assert to == ["index.html", "README.html"], name
+    text = " ".join("".join(parse(site / "notebooks/01_assemble_context.html").text).split())
+    body = text.split("Skip to the content", 1)[1]  # after the <title>
+    assert f"{README_TITLE} " in body and body.count(SITE_NAME) == 1  # the header's link only
+
+
+def overview_of(page: Path) -> tuple[str, list[str], list[str]]:
+    """A page's time line (its text), its outline's links, and the anchors of its h2 and h3 headings (from its
+    first h2 on)."""
+    tags = parse(page)
+    text = page.read_text(encoding="utf-8")
+    time_line = re.search(r'<p class="site-time">(.*?)</p>', text, re.S)
+    outline = [a["href"] for t, a in tags.within("nav.site-outline") if t == "a"]
+    headings = ["#" + a["id"] for t, a in tags.within("main#content") if t in ("h2", "h3") and a.get("id")]
+    first = next((i for i, h in enumerate(headings) if f'<h2 id="{h[1:]}"' in text), 0)
+    plain = " ".join(html.unescape(re.sub(r"<[^>]+>", "", time_line.group(1))).split()) if time_line else ""
+    return plain, outline, headings[first:]
+
+
+def test_each_lesson_shows_its_time_and_its_outline_and_the_index_each_lesson_s_time(site, repo):
+    measured = read_run_times(ROOT)
+    for name in LESSONS:
+        plain, outline, headings = overview_of(site / "notebooks" / name.replace(".ipynb", ".html"))
+        words = word_count(nbformat.read(repo / "notebooks" / name, 4))
+        seconds = measured[f"notebooks/{name}"]
+        assert plain == (
+            f"About {lesson_minutes(words, seconds)} min: {duration(words / 238 * 60)} reading ({words:,} words at 238 a "
+            f"minute), {duration(seconds)} running all its cells (measured) (how this is estimated)."
+        ), plain
+        assert outline == headings and len(outline) >= 2, name
+    for name in ("docs/instructors.html", "exercises/exercise_01_assemble_context.html"):
+        plain, outline, headings = overview_of(site / name)
+        assert plain == "" and outline == headings and len(outline) >= 2, name  # an outline, and no time
+    index = " ".join("".join(parse(site / "index.html").text).split())
+    assert len(re.findall(r"\.ipynb\), about \d+ min", index)) == len(LESSONS)
+
+
+def run_lines(page: Path) -> tuple[list[str], str]:
+    """A page's run links (their addresses) and the text of its run block (tests/test_site_launch.py)."""
+    text = page.read_text(encoding="utf-8")
+    block = re.search(r'<div class="site-run"[^>]*>(.*?)</div>', text, re.S)
+    links = [a["href"] for tag, a in parse(page).tags if tag == "a" and a.get("class") == "site-run-link"]
+    return links, (block.group(1) if block else "")
+
+
+def test_built_without_settings_each_page_says_to_get_the_workbook_from_the_course(site):
+    """make site without REPOSITORY: no link to run a lesson, and the way to get the workbook."""
+    links, block = run_lines(site / "notebooks" / "01_assemble_context.html")
+    plain = " ".join(html.unescape(re.sub(r"<[^>]+>", "", block)).split())
+    assert links == []
+    assert "Get the workbook from your course" in plain and "imports packer" in plain
+    assert "make lab" in plain and "open notebooks/01_assemble_context.ipynb" in plain
+
+
+def practice_lesson(root: Path) -> Path:
+    """A lesson as the practice points will make them: a question cell, the learner's answer checked in the kernel,
+    and the worked answer folded under a Markdown <details><summary>; written into `root`'s notebooks/."""
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# 10 · Practice\n\nA lesson with one practice point."),
+            nbformat.v4.new_markdown_cell("## Practice: skip or stop?\n\nWhat does the packer keep?"),
+            nbformat.v4.new_code_cell(
+                "answer = ['alpha', 'bravo']\nprint(answer)",
+                execution_count=1,
+                outputs=[nbformat.v4.new_output("stream", name="stdout", text="['alpha', 'bravo']\n")],
+            ),
+            nbformat.v4.new_markdown_cell(
+                "<details><summary>Worked answer</summary>\n\nSkip and continue keeps **alpha**, **bravo** and "
+                "**delta**:\n\n```python\nassemble_context(example, 100)\n```\n\n</details>"
+            ),
+            nbformat.v4.new_markdown_cell("## Key points\n\nA skip is not a stop."),
+        ]
+    )
+    path = root / "notebooks" / "10_practice.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def test_a_worked_answer_folded_in_a_lesson_s_markdown_shows_folded_with_its_markdown_rendered(tmp_path):
+    root = small_repository(tmp_path)
+    for lesson in (root / "notebooks").glob("0*.ipynb"):
+        lesson.unlink()  # the practice lesson alone: a quicker build
+    practice_lesson(root)
+    build(root, tmp_path / "out")
+    page = tmp_path / "out" / "notebooks" / "10_practice.html"
+    text = page.read_text(encoding="utf-8")
+    folded = re.search(r"<details><summary>Worked answer</summary>(.*?)</details>", text, re.S)
+    assert folded, "the worked answer is not a <details>"
+    assert "<strong>delta</strong>" in folded.group(1) and "assemble_context" in folded.group(1)
+    assert "&lt;details&gt;" not in text  # not escaped into text
+    _, outline, headings = overview_of(page)
+    assert outline == headings == ["#Practice:-skip-or-stop?", "#Key-points"]

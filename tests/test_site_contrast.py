@@ -1,4 +1,4 @@
-"""The site's legible colours (packer/site/contrast.py) and its scrolling code blocks and tables
+"""The site's legible colours (packer/site/contrast.py) and its scrolling tables and tab stops
 (packer/site/scrolling.py), on their own; tests/e2e/test_site_accessibility.py measures the built site with axe-core."""
 
 from __future__ import annotations
@@ -70,12 +70,18 @@ def test_the_backgrounds_are_jupyterlab_s_and_every_code_and_ansi_colour_in_the_
     assert [c for c in ansi if ratio(c, ERROR_BACKGROUND) < MINIMUM] == []
 
 
-def test_code_blocks_and_tables_become_tab_stops_and_cells_stop_being_ones():
+def test_tables_get_a_box_that_scrolls_and_nbconvert_s_tab_stops_on_cells_and_outputs_are_taken_away():
+    """No tab stop is written into the page: site.js makes a tab stop of each box that does scroll, at the width
+    the page is read at (tests/e2e/test_site_accessibility.py checks it in the browser)."""
     page = (
-        '<div class="jp-Cell-inputWrapper" tabindex="0"><pre>x</pre><pre class="a">y</pre>'
-        '<pre tabindex="-1">z</pre><table><tr><th>h</th></tr></table><preview>'
+        '<div class="jp-Cell-inputWrapper" tabindex="0"><pre>x</pre><pre tabindex="-1">z</pre>'
+        '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain" tabindex="0"><pre>o</pre>'
+        '</div><div class="jp-RenderedImage jp-OutputArea-output" tabindex="0"></div>'
+        '<div class="other" tabindex="0"></div><table><tr><th>h</th></tr></table><preview>'
     )
     made = scrolling_blocks(page)
-    assert made.count('<pre tabindex="0"') == 2 and '<pre tabindex="-1">' in made and "<preview>" in made
-    assert '<div class="jp-Cell-inputWrapper">' in made
-    assert '<div class="site-table" tabindex="0"><table><tr><th>h</th></tr></table></div>' in made
+    assert '<div class="jp-Cell-inputWrapper">' in made and "<pre>x</pre>" in made and '<pre tabindex="-1">' in made
+    assert '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"><pre>o</pre>' in made
+    assert '<div class="jp-RenderedImage jp-OutputArea-output"></div>' in made
+    assert '<div class="other" tabindex="0">' in made and "<preview>" in made  # nothing else is touched
+    assert '<div class="site-table"><table><tr><th>h</th></tr></table></div>' in made

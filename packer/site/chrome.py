@@ -1,13 +1,15 @@
 """What every page of the site has around its content: the head's links to the one stylesheet and the site's
-script, a skip link, the header with the search box, the contents of the whole course (the current page marked), and
-the previous/next links in the course's order (from the index, back to the index), above the content and again in
-the footer."""
+script, a skip link, the header with the search box (its link to the index carries the site's name), the contents of
+the whole course (the current page marked), and the previous/next links in the course's order (from the index, back
+to the index), above the content and again in the footer; and the index itself."""
 
 from __future__ import annotations
 
 import html
 from pathlib import Path
 
+from packer.site.launch import Launch, launch_block
+from packer.site.outline import lesson_minutes
 from packer.site.pages import SECTIONS, Page, relative
 
 SITE_NAME = "The context-packing workbook"
@@ -119,22 +121,28 @@ INDEX = """<!DOCTYPE html>
 <h1>{name}</h1>
 <p>Every lesson as it was last run and checked: its text, code, printed results and figures. The explorers
 are shown as they were saved; to move their sliders, run the lessons live in JupyterLab with <code>make lab</code>
-(or open them on the class's JupyterHub). Each page links to its notebook to download. The guides at the end
-say more: how the lab and the self-checks work, how to run and grade a class, and how the workbook is tested.</p>
-{sections}
+(or open them on the class's JupyterHub). Each page links to its notebook to download, and says how long the lesson
+takes and how to run it. The guides at the end say more: how the lab and the self-checks work, how to run and grade
+a class, and how the workbook is tested.</p>
+{run}{sections}
 </main>
 {footer}</body>
 </html>
 """
 
 
-def render_index(pages: list[Page], order: list[Page]) -> str:
-    """The index: each section's pages in order, each with its download link, and the way into the course."""
+def render_index(
+    pages: list[Page], order: list[Page], times: dict[Page, tuple[int, int | None]], launch: Launch
+) -> str:
+    """The index: the way to run the first lesson, each section's pages in order (each with its download link, a
+    lesson with its time), and the way into the course."""
     sections = []
     for folder, heading in SECTIONS:
         items = [
             f'<li><a href="{p.html_name}">{html.escape(p.title)}</a> '
-            f'(<a href="{p.ipynb_name}" download>{html.escape(p.source.name)}</a>)</li>'
+            f'(<a href="{p.ipynb_name}" download>{html.escape(p.source.name)}</a>)'
+            + (f", about {lesson_minutes(*times[p])} min" if p in times else "")
+            + "</li>"
             for p in pages
             if p.folder == folder
         ]
@@ -143,11 +151,14 @@ def render_index(pages: list[Page], order: list[Page]) -> str:
             sections.append(
                 f'<h2 id="{name}">{heading}</h2>\n<ol class="site-{name}">\n' + "\n".join(items) + "\n</ol>"
             )
+    lessons = [p for p in order if p.folder == "notebooks"]
+    run = launch_block(launch, lessons[0].ipynb_name, "Run the first lesson") if lessons else ""
     here = Path(".")
     return INDEX.format(
         name=SITE_NAME,
         head=head(here),
         header=header(here),
+        run=run,
         sections="\n".join(sections),
         footer=footer(navigation(None, order)),
     )

@@ -24,6 +24,9 @@ PATTERNS = {
 }
 GUIDE_ORDER = ("learners.md", "instructors.md", "contributing.md")  # the guides in the order a reader needs them
 COMPANIONS = {"exercises": "exercise_", "solutions": "solution_"}  # a lesson's exercise and solution, by name
+# The README's page, by another name than its heading: that is the site's name, which the header's link to the
+# index carries (two links of one name to two pages would mislead a reader).
+README_TITLE = "About the workbook"
 
 
 class SiteError(Exception):
@@ -91,7 +94,8 @@ def collect(root: Path, solutions: bool) -> list[Page]:
         if not found:
             raise SiteError(f"{root / folder}: no notebooks matching {PATTERNS[folder]}")
         for source in found:
-            pages.append(Page(source, folder, title_of(read_notebook(source), source)))
+            title = README_TITLE if folder == "" else title_of(read_notebook(source), source)
+            pages.append(Page(source, folder, title))
     return pages
 
 

@@ -21,7 +21,10 @@ from pygments.formatters import HtmlFormatter
 from traitlets import Bool, Dict, Unicode
 from traitlets.config import Config
 
+from packer.site.chrome import SITE_NAME
 from packer.site.contrast import CODE_BACKGROUND, ERROR_BACKGROUND, legible_colours, legible_styles
+from packer.site.figures import light_figures
+from packer.site.outline import outline
 from packer.site.pages import Page, SiteError, normalise, read_notebook, relative
 from packer.site.scrolling import scrolling_blocks
 from packer.site.widgets import widget_stills
@@ -89,25 +92,38 @@ def anchored_heading(level: int, text: str, anchor: str) -> str:
 class SiteRenderer(IPythonRenderer):
     """nbconvert's markdown renderer with math written as MathML and links to notebooks pointed at their pages."""
 
-    def __init__(self, link_target: Any, github_anchors: bool = False, **options: Any):
+    def __init__(
+        self,
+        link_target: Any,
+        github_anchors: bool = False,
+        headings: list[tuple[int, str, str]] | None = None,
+        **options: Any,
+    ):
         super().__init__(**options)
         self.link_target = link_target
         self.github_anchors = github_anchors
         self.slugs: dict[str, int] = {}
+        self.headings = headings if headings is not None else []  # (level, text, anchor) of each heading written
 
     def heading(self, text: str, level: int, **attrs: Any) -> str:
-        """A heading with nbconvert's anchor, or GitHub's for a guide (a repeated one gets -1, -2, ...)."""
+        """A heading with nbconvert's anchor, or GitHub's for a guide (a repeated one gets -1, -2, ...); each is
+        noted in `headings` (the page's outline)."""
         if not self.github_anchors:
             made = re.search(r'id="([^"]+)"', super().heading(text, level, **attrs))
-            return anchored_heading(level, text, made.group(1)) if made else super().heading(text, level, **attrs)
-        base = github_slug(html.unescape(re.sub(r"<[^>]+>", "", text)))
-        count = self.slugs.get(base, 0)
-        self.slugs[base] = count + 1
-        return anchored_heading(level, text, base if count == 0 else f"{base}-{count}")
+            if not made:
+                return super().heading(text, level, **attrs)
+            anchor = made.group(1)
+        else:
+            base = github_slug(html.unescape(re.sub(r"<[^>]+>", "", text)))
+            count = self.slugs.get(base, 0)
+            self.slugs[base] = count + 1
+            anchor = base if count == 0 else f"{base}-{count}"
+        self.headings.append((level, text, anchor))
+        return anchored_heading(level, text, anchor)
 
     def block_math(self, body: str) -> str:
-        """$$...$$ as display MathML."""
-        return latex_to_mathml(body, display="block")
+        """$$...$$ as display MathML, in a box that scrolls sideways when it is wider than the screen."""
+        return f'<span class="site-math">{latex_to_mathml(body, display="block")}</span>'
 
     def inline_math(self, body: str) -> str:
         """$...$ as inline MathML."""
@@ -115,7 +131,7 @@ class SiteRenderer(IPythonRenderer):
 
     def latex_environment(self, name: str, body: str) -> str:
         """A \\begin{name}...\\end{name} environment as display MathML."""
-        return latex_to_mathml(f"\\begin{{{name}}}{body}\\end{{{name}}}", display="block")
+        return self.block_math(f"\\begin{{{name}}}{body}\\end{{{name}}}")
 
     def link(self, text: str, url: str, title: str | None = None) -> str:
         """A link, with a relative one rewritten to its page in the site, or plain text when it has none."""
@@ -131,10 +147,19 @@ class SiteExporter(HTMLExporter):
     page_path = Unicode(help="The page being written, relative to the site's root")
     github_anchors = Bool(False, help="Whether headings get GitHub's anchors (a Markdown page: the README, a guide)")
 
+    headings: list[tuple[int, str, str]]  # the page being written's headings, for its outline (render_page)
+
     def __init__(self, **kwargs: Any):
-        # Figures as files; and no CSS gathered per page (the template does not use it: site.css has it once).
+        self.headings = []
+        # Figures as files; no CSS gathered per page (the template does not use it: site.css has it once); and a
+        # cell's consecutive prints as one output, as JupyterLab shows them (a kernel that flushes in the middle of a
+        # printed table under load saves it in pieces, which would otherwise scroll apart on a phone).
         config = Config(
-            {"ExtractOutputPreprocessor": {"enabled": True}, "CSSHTMLHeaderPreprocessor": {"enabled": False}}
+            {
+                "ExtractOutputPreprocessor": {"enabled": True},
+                "CSSHTMLHeaderPreprocessor": {"enabled": False},
+                "CoalesceStreamsPreprocessor": {"enabled": True},
+            }
         )
         super().__init__(extra_loaders=[DictLoader({"workbook.html.j2": WORKBOOK_TEMPLATE})], config=config, **kwargs)
         self.template_file = "workbook.html.j2"
@@ -157,6 +182,7 @@ class SiteExporter(HTMLExporter):
         renderer = SiteRenderer(
             self.link_target,
             github_anchors=self.github_anchors,
+            headings=self.headings,
             escape=False,
             attachments=cell.get("attachments", {}),
             embed_images=self.embed_images,
@@ -210,16 +236,20 @@ def check_executed(notebook: nbformat.NotebookNode, source: Path) -> None:
         raise SiteError(f"{source}: no saved outputs: run `make outputs` first")
 
 
-def render_page(exporter: SiteExporter, page: Page, chrome: dict[str, str]) -> tuple[str, dict[str, bytes]]:
+def render_page(
+    exporter: SiteExporter, page: Page, chrome: dict[str, str], overview: str = ""
+) -> tuple[str, dict[str, bytes]]:
     """One notebook's page (its saved outputs, widget stills, links into the site, and `chrome`: the site's head,
-    top, navigation and bottom), and its figures: file name (relative to the page's folder) -> bytes."""
+    top, navigation and bottom), and its figures: file name (relative to the page's folder) -> bytes. Under the
+    page's title come `overview` (a lesson's time and its way to run it) and the page's outline."""
     notebook = read_notebook(page.source)
     if page.folder in ("notebooks", "solutions"):  # exercises ship with their outputs cleared; guides have no code
         check_executed(notebook, page.source)
     widget_stills(notebook, page.source)
-    notebook.metadata["title"] = page.title
+    notebook.metadata["title"] = f"{page.title} \u00b7 {SITE_NAME}"  # the <title>: the page, then the site
     exporter.page_path = page.html_name
     exporter.github_anchors = page.source.suffix == ".md"
+    exporter.headings = []
     resources = {
         **chrome,
         "metadata": {"name": page.title},
@@ -227,4 +257,15 @@ def render_page(exporter: SiteExporter, page: Page, chrome: dict[str, str]) -> t
         "output_files_dir": f"{page.source.stem}_files",
     }
     body, written = exporter.from_notebook_node(notebook, resources=resources)
-    return scrolling_blocks(body), written.get("outputs", {})
+    body = under_the_title(body, overview + outline(exporter.headings))
+    return light_figures(scrolling_blocks(body), written.get("outputs", {}))
+
+
+def under_the_title(body: str, block: str) -> str:
+    """The page with `block` after its first h1 (the page's title), or at the top of its content."""
+    if not block:
+        return body
+    end = body.find("</h1>") + len("</h1>")
+    if end < len("</h1>"):  # no title heading: at the top of the content, under the navigation bar
+        end = body.index("</nav>", body.index('<main id="content"')) + len("</nav>")
+    return body[:end] + '\n<div class="site-overview" data-pagefind-ignore>\n' + block + "</div>\n" + body[end:]

@@ -3,7 +3,9 @@
 Two learners log in with their own names and the shared password. Each gets a server of their own and a copy
 of the course in a folder of their own, runs lesson 00 (it imports packer) and moves its explorer's slider,
 then answers exercise 01's first question, alice wrongly and bob rightly, and sees their own verdict. Neither
-can reach the other's server, and the repository's own notebooks are never touched. Then one Ctrl-C stops the
+can reach the other's server, and the repository's own notebooks are never touched. The course link of the
+instructors' guide, and "Run this lesson" on a course site built for this class (`make site` with the repository
+and the hub), each clone the workbook into a folder of alice's and open their lesson there. Then one Ctrl-C stops the
 hub, its proxy and every learner's server and kernel: each process, looked up by its id, is gone.
 
 The proxy comes from the npm registry (`make hub-proxy`); where Node.js or npm is missing, or the install fails,
@@ -33,8 +35,10 @@ from conftest import OWN_SETTINGS, ROOT, free_port, tracked_notebooks, written_u
 from notebook_page import NotebookPage, wait_until
 from test_exercise_path_in_browser import RIGHT, WRONG, answer
 from test_lessons_in_browser import EXPLORERS, check_controls, wait_for_text
+from test_site_launch import nbgitpuller_reads
 
 from packer.checking import question
+from packer.site.launch import repository_folder
 
 LESSON = "notebooks/00_start_here.ipynb"
 EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
@@ -174,7 +178,9 @@ def log_in(browser, hub: Hub, name: str) -> LearnerServer:
 
 
 @pytest.mark.needs("node")
-def test_two_learners_work_apart_on_the_hub_and_one_ctrl_c_stops_everything_it_started(hub, browser, screenshots):
+def test_two_learners_work_apart_on_the_hub_and_one_ctrl_c_stops_everything_it_started(
+    hub, browser, screenshots, tmp_path_factory
+):
     points = question("q1.1").points
     explorer = EXPLORERS["00_start_here"][0]
     answers = {"alice": WRONG, "bob": RIGHT}
@@ -246,6 +252,21 @@ def test_two_learners_work_apart_on_the_hub_and_one_ctrl_c_stops_everything_it_s
     committed = subprocess.run(["git", "show", f"main:{LESSON}"], cwd=ROOT, capture_output=True, check=True).stdout
     assert (hub.learners / "alice" / cloned).read_bytes() == committed
 
+    # "Run this lesson" on a course site built for this class (make site REPOSITORY=<this repository on disk>
+    # JUPYTERHUB=<this hub>), followed from lesson 01's page: nbgitpuller clones the branch into a folder of alice's
+    # own, named after the repository, and opens lesson 01 there
+    lesson = "notebooks/01_assemble_context.ipynb"
+    with class_site(tmp_path_factory.mktemp("class-site"), hub) as site:
+        page.goto(site + "notebooks/01_assemble_context.html")
+        run = page.get_by_role("link", name="Run this lesson")
+        assert nbgitpuller_reads(run.get_attribute("href"))["path"].endswith(f"/{lesson}")
+        run.click()
+        folder = repository_folder(ROOT.as_uri())
+        page.wait_for_url(f"**/user/alice/lab/tree/{folder}/{lesson}")
+        NotebookPage.attach(page, servers["alice"], f"{folder}/{lesson}")
+    committed = subprocess.run(["git", "show", f"main:{lesson}"], cwd=ROOT, capture_output=True, check=True).stdout
+    assert (hub.learners / "alice" / folder / lesson).read_bytes() == committed
+
     # the instructor's Ctrl-C: what the terminal sends to `make hub`'s whole process group
     running = {p: role(p) for p in hub.processes()}
     counted = Counter(running.values())
@@ -272,6 +293,24 @@ def without_closed_websocket_noise(log: str) -> str:
     records = [log[a:b] for a, b in zip([0, *starts], [*starts, len(log)])]
     closed = "tornado.websocket.WebSocketClosedError"
     return "".join(r for r in records if not r.strip() or r.rstrip().splitlines()[-1].strip() != closed)
+
+
+@contextlib.contextmanager
+def class_site(base: Path, hub: Hub) -> Iterator[str]:
+    """A small course site (lesson 01, its exercise and the guides) built for this class: its repository this one on
+    disk, its hub this hub; served from 127.0.0.1, its address."""
+    from test_site import small_repository
+    from test_site_in_browser import serving
+
+    from packer.site.build import Launch, build
+
+    root, out = small_repository(base), base / "site"
+    for other in (root / "notebooks").glob("*.ipynb"):
+        if other.name != "01_assemble_context.ipynb":
+            other.unlink()
+    build(root, out, launch=Launch(ROOT.as_uri(), "main", hub.url("/")))
+    with serving(out) as url:
+        yield url
 
 
 def course_link(hub: Hub, repo: str) -> str:

@@ -255,7 +255,9 @@ def test_search_works_on_a_host_that_serves_the_site_under_a_path(site, browser)
             context.close()
 
 
-def test_on_a_phone_the_contents_fold_and_a_figure_fits_the_screen_and_opens_full_size(server, browser, screenshots):
+def test_on_a_phone_the_contents_fold_and_a_figure_fits_the_screen_and_opens_at_twice_its_pixels(
+    server, browser, screenshots
+):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
@@ -264,13 +266,16 @@ def test_on_a_phone_the_contents_fold_and_a_figure_fits_the_screen_and_opens_ful
         assert contents.evaluate("d => d.open") is False and not page.locator(".site-contents ol a").first.is_visible()
         page.locator(".site-contents summary").tap()
         assert page.locator(".site-contents a[aria-current='page']").is_visible()
-        figure = page.locator("a.site-figure img").first
+        figure = page.locator("a.site-figure img[width]").first
         figure.scroll_into_view_if_needed()
         assert figure.bounding_box()["width"] <= 390
+        shown = int(figure.get_attribute("width"))
         page.screenshot(path=str(screenshots / "site-06-phone.png"))
         with page.expect_navigation():
             figure.tap()
-        assert page.url.startswith(server + "notebooks/06_policies_files/") and page.url.endswith(".png")
+        assert page.url.startswith(server + "notebooks/06_policies_files/") and page.url.endswith("_full.png")
+        # full size: twice the pixels the page shows it with, so its labels can be read zoomed in
+        assert page.evaluate("() => document.images[0].naturalWidth") == 2 * shown
     finally:
         context.close()
 
@@ -279,3 +284,41 @@ def test_a_missing_page_answers_404_so_the_link_check_would_see_it(server):
     with pytest.raises(urllib.error.HTTPError) as answer:
         urllib.request.urlopen(server + "notebooks/no_such_lesson.html", timeout=10)
     assert answer.value.code == 404
+
+
+def test_at_the_end_of_a_long_lesson_the_contents_are_whole_and_a_touch_screen_shows_each_heading_s_link(
+    server, browser
+):
+    """The contents stay in view down to the footer, their first entry and the guides at their end in reach (they
+    scroll on their own); on a touch screen, which has no hover, each heading's link to itself shows, 24 px each way."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server + "notebooks/02_prompt_packer.html")
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_function("() => window.scrollY > 0")
+        contents = page.locator("nav.site-contents")
+        box = contents.bounding_box()
+        assert box["y"] >= -1 and box["y"] + box["height"] <= 901, box  # within a pixel (layout in fractions)
+        links = contents.locator("a")
+        assert links.first.is_visible() and links.first.bounding_box()["y"] >= 0
+        last = links.last
+        assert last.inner_text() == "Contributors' notes"
+        last.scroll_into_view_if_needed()
+        seen = last.bounding_box()
+        assert seen["y"] >= 0 and seen["y"] + seen["height"] <= 901 and page.evaluate("() => window.scrollY") > 0
+    finally:
+        context.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server + "notebooks/02_prompt_packer.html")
+        anchors = page.locator("h2 > a.anchor-link")
+        assert anchors.count() > 5
+        shown = anchors.evaluate_all(
+            "links => links.map(a => [getComputedStyle(a).opacity, a.getBoundingClientRect().width,"
+            " a.getBoundingClientRect().height])"
+        )
+        assert all(opacity == "1" and width >= 24 and height >= 24 for opacity, width, height in shown), shown[:3]
+    finally:
+        context.close()

@@ -1,11 +1,134 @@
-// The site's own script (packer/site/static/site.js): the search box and the contents list. Nothing else runs.
+// The site's own script (packer/site/static/site.js): the contents and the page's outline open on a wide screen, a tab
+// stop on each box that scrolls, a copy button on each code cell, and the search box. Nothing else runs; without it
+// every page still reads, its boxes still scroll, and its folded lists open on a tap.
 (function () {
   "use strict";
-  // The contents list is a <details>: open on a wide screen, folded on a phone until tapped.
-  var contents = document.querySelector(".site-contents details");
-  if (contents && window.matchMedia("(min-width: 62em)").matches) {
-    contents.open = true;
+  var wide = window.matchMedia("(min-width: 62em)");
+
+  // The contents of the course and the page's outline are <details>: open on a wide screen, folded on a phone
+  // until tapped.
+  if (wide.matches) {
+    document.querySelectorAll(".site-contents details, .site-outline details").forEach(function (list) {
+      list.open = true;
+    });
   }
+
+  // A box that scrolls sideways (or down) takes the keyboard's focus, so its arrow keys scroll it; a box that does
+  // not scroll is no tab stop. Which boxes scroll depends on the screen's width, so this runs again when the width
+  // changes and when a folded part of the page opens.
+  function scrolls(box) {
+    if (box.checkVisibility && !box.checkVisibility()) {
+      return false;  // in a folded <details>
+    }
+    var style = getComputedStyle(box);
+    var sideways = /auto|scroll/.test(style.overflowX) && box.scrollWidth > box.clientWidth + 1;
+    var down = /auto|scroll/.test(style.overflowY) && box.scrollHeight > box.clientHeight + 1;
+    return sideways || down;
+  }
+  function markScrollingBoxes() {
+    document.querySelectorAll("main pre, main .site-table, main .site-math").forEach(function (box) {
+      if (scrolls(box)) {
+        box.tabIndex = 0;
+      } else {
+        box.removeAttribute("tabindex");
+      }
+    });
+  }
+  var pending = false;
+  function markSoon() {
+    if (!pending) {
+      pending = true;
+      window.requestAnimationFrame(function () {
+        pending = false;
+        markScrollingBoxes();
+      });
+    }
+  }
+  markScrollingBoxes();
+  window.addEventListener("resize", markSoon);
+  document.addEventListener("toggle", markSoon, true);
+  // A link that has the focus inside a box that scrolls sideways (a table of a guide) is scrolled into view whole:
+  // the browser scrolls the box only as far as to show part of it.
+  document.addEventListener("focusin", function (event) {
+    if (event.target.closest && event.target.closest(".site-table, .site-math") && event.target.scrollIntoView) {
+      event.target.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+  });
+
+  // A copy button on each code cell (and on the commands that get the workbook), as sphinx-copybutton gives Jupyter
+  // Book's readers: a real <button>, so the keyboard reaches it, and what it did is said in a status region, which a
+  // screen reader announces ("Copied").
+  var status = document.createElement("p");
+  status.className = "site-visually-hidden site-copy-status";
+  status.setAttribute("role", "status");
+  document.body.appendChild(status);
+
+  function announce(message) {
+    status.textContent = "";  // a change, so that the same message is announced again
+    window.requestAnimationFrame(function () {
+      status.textContent = message;
+    });
+  }
+  function copiedByCommand(text, button) {  // where the Clipboard API is missing (a page served over plain http)
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "site-visually-hidden";
+    document.body.appendChild(area);
+    area.select();
+    var copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch (error) {
+      copied = false;
+    }
+    area.remove();
+    button.focus();
+    return copied;
+  }
+  function copy(text, button) {
+    function done(copied) {
+      announce(copied ? "Copied" : "Not copied: select the code and copy it yourself");
+      if (copied) {
+        button.firstChild.textContent = "Copied";
+        window.setTimeout(function () {
+          button.firstChild.textContent = "Copy";
+        }, 2000);
+      }
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(
+        function () { done(true); },
+        function () { done(copiedByCommand(text, button)); }
+      );
+    } else {
+      done(copiedByCommand(text, button));
+    }
+  }
+  function copyButton(code) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "site-copy";
+    button.appendChild(document.createTextNode("Copy"));
+    var what = document.createElement("span");
+    what.className = "site-visually-hidden";
+    what.textContent = " code";
+    button.appendChild(what);
+    button.addEventListener("click", function () {
+      copy(code.textContent.replace(/\n$/, ""), button);
+    });
+    return button;
+  }
+  document.querySelectorAll(".jp-CodeCell .jp-InputArea").forEach(function (area) {
+    var code = area.querySelector(".jp-InputArea-editor pre");
+    var prompt = area.querySelector(".jp-InputPrompt");
+    if (code && prompt) {
+      prompt.appendChild(copyButton(code));
+    }
+  });
+  document.querySelectorAll("pre.site-commands").forEach(function (code) {
+    code.parentNode.insertBefore(copyButton(code), code);
+  });
 
   // The search box: Pagefind's UI, with its index in pagefind/ (made by make site). Pagefind finds the index beside
   // its own script and takes the site's base from there, so results lead into the site wherever it is served (at a
