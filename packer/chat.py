@@ -20,20 +20,20 @@ context window is that rendered token sequence. Two kinds of counter ship here, 
   ships its encoding as `o200k_harmony`). The cookbook's rule is the count it publishes for a Chat
   Completions request, so that is what `openai_chat` implements.
 
-A message is a dict with a "role" and a "content" str. Besides "system", "user" and "assistant", a
-conversation may hold tool traffic, in this module's own flat version of OpenAI's shape:
-
-    {"role": "assistant", "content": "", "tool_calls": [{"id": "aB3dE5gH7", "name": "search",
-                                                          "arguments": '{"query": "yield"}'}]}
-    {"role": "tool", "tool_call_id": "aB3dE5gH7", "content": "the tool's result, as text"}
-
-(OpenAI nests each call as {"id", "type": "function", "function": {"name", "arguments"}}; here the three
-strings sit side by side.) "content" may be "" beside tool calls; "arguments" is JSON text. Mistral's v3 and
-v7 templates render calls and results; mistral-common refuses tool messages under v1, and v2 drops every
-call and result before the last user message, so `mistral_chat` refuses them for v1 and v2 rather than
-count less than the application sends. Mistral's v3+ templates take only tool call ids of 9 letters and
-digits. `openai_chat` also takes a "name", and refuses tool traffic (see it). Loading a tokenizer happens
-on a counter's first call, never on `import packer`.
+Messages are in OpenAI's Chat Completions shape (packer/messages.py): the shape the `openai` SDK types, which
+mistral-common reads with its own `ChatCompletionRequest.from_openai`. `for_mistral` readies a conversation for it:
+"developer" becomes "system" (mistral-common knows no "developer"), and each tool call id that is not already 9
+letters and digits is mapped to one that is, because Mistral's v3+ templates refuse any other id
+(mistral-common's MistralRequestValidatorV3; OpenAI's ids look like "call_8f3a9b2c1d7e", Anthropic's like
+"toolu_01A09q90qw90lq917835lq9"). The mapped id is a function of the id alone (the first 9 base-62 digits of its
+SHA-256), so a call and its result get the same one in every request, and a count is then Mistral's for that
+conversation with Mistral's ids. What mistral-common would leave out or cannot render under these tokenizers (an
+image, audio or file part, a refusal, a `name`) is a ValueError naming the message index and the key, never a
+count of less than the application sends. Mistral's v3 and v7 templates render calls and results;
+mistral-common refuses tool messages under v1, and v2 drops every call and result before the last user message,
+so `mistral_chat` refuses them for v1 and v2. `openai_chat` also takes a "name", and refuses tool traffic (see
+it). `from_anthropic` (packer/anthropic_messages.py) turns a conversation in Anthropic's Messages shape into this
+one. Loading a tokenizer happens on a counter's first call, never on `import packer`.
 
 Each counter also knows, exactly, how many tokens one more source line adds to the user's prompt at one
 of its line seams (see `line_cost_of` and packer/request.py), which lets pack_request skip re-measuring.
@@ -42,19 +42,22 @@ of its line seams (see `line_cost_of` and packer/request.py), which lets pack_re
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import re
+import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from packer.anthropic_messages import from_anthropic as from_anthropic  # packer.chat.from_anthropic
 from packer.counters import BPE_ENCODINGS, bpe
+from packer.messages import Message, is_tool_traffic, require_messages
 
-Message = dict[str, Any]
 RequestCounter = Callable[[list[Message]], int]
 
 MISTRAL_VERSIONS = ("v1", "v2", "v3", "v7")
-ROLES = ("system", "user", "assistant", "tool")
-ROLE_KEYS = {"assistant": ("tool_calls",), "tool": ("tool_call_id",)}  # the keys only these roles may have
-TOOL_CALL_KEYS = ("id", "name", "arguments")
+MISTRAL_ID = re.compile(r"[A-Za-z0-9]{9}")  # the only tool call ids Mistral's v3+ templates take
+BASE62 = string.digits + string.ascii_letters
 
 # Every request counter made here, to the exact per-line cost it carries (compared by identity).
 _LINE_COSTS: dict[int, tuple[RequestCounter, Callable[[str], int]]] = {}
@@ -74,68 +77,10 @@ def adds_up_by_turn(count: object, system: bool) -> bool:
     return entry is not None and entry[0] is count and (entry[1] or not system)
 
 
-def require_messages(messages: Any, keys: tuple[str, ...] = ("role", "content")) -> list[Message]:
-    """Check a chat request: a non-empty list of dicts with a known role and str values; ValueError if not."""
-    if not isinstance(messages, (list, tuple)) or not messages:
-        raise ValueError(f"messages must be a non-empty list of dicts, got {messages!r:.80}")
-    checked = []
-    for index, message in enumerate(messages):
-        where = f"message {index}"
-        if not isinstance(message, Mapping):
-            raise ValueError(f"{where}: expected a dict with 'role' and 'content', got {type(message).__name__}")
-        role = message.get("role")
-        allowed = keys + (ROLE_KEYS.get(role, ()) if role in ROLES else ())
-        unknown = sorted(set(message) - set(allowed), key=str)
-        if unknown:
-            raise ValueError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(allowed)})")
-        if role not in ROLES:
-            raise ValueError(f"{where}: role must be one of {', '.join(ROLES)}, got {role!r}")
-        for key, value in message.items():
-            if key != "tool_calls":
-                _require_text(f"{where}: {key}", value)
-        for key in ("content", "tool_call_id") if role == "tool" else ("content",):
-            if key not in message:
-                raise ValueError(f"{where}: missing {key!r}")
-        copy = dict(message)
-        if "tool_calls" in message:
-            copy["tool_calls"] = _require_tool_calls(where, message["tool_calls"])
-        checked.append(copy)
-    return checked
-
-
-def _require_text(what: str, value: Any) -> None:
-    """Raise naming `what` unless `value` is a str that UTF-8 can encode."""
-    if not isinstance(value, str):
-        raise ValueError(f"{what} must be a str, got {type(value).__name__}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise ValueError(f"{what} is not valid UTF-8 at index {error.start}: {error.reason}") from None
-
-
-def _require_tool_calls(where: str, calls: Any) -> list[dict[str, str]]:
-    """An assistant's tool calls: a non-empty list of {"id", "name", "arguments"} str dicts (copies)."""
-    if not isinstance(calls, (list, tuple)) or not calls:
-        raise ValueError(f"{where}: tool_calls must be a non-empty list of calls, got {calls!r:.80}")
-    checked = []
-    for number, call in enumerate(calls):
-        what = f"{where}: tool call {number}"
-        if not isinstance(call, Mapping) or set(call) != set(TOOL_CALL_KEYS):
-            raise ValueError(f"{what}: expected a dict with exactly {', '.join(TOOL_CALL_KEYS)}, got {call!r:.80}")
-        for key in TOOL_CALL_KEYS:
-            _require_text(f"{what}: {key}", call[key])
-        try:
-            json.loads(call["arguments"])
-        except json.JSONDecodeError:
-            raise ValueError(f"{what}: arguments must be JSON text, got {call['arguments']!r:.80}") from None
-        checked.append({key: call[key] for key in TOOL_CALL_KEYS})
-    return checked
-
-
 def refuse_tool_traffic(messages: list[Message], why: str) -> list[Message]:
     """The checked messages, unless one is a tool call or result: then ValueError naming it and saying why."""
     for index, message in enumerate(messages):
-        if message["role"] == "tool" or "tool_calls" in message:
+        if is_tool_traffic(message):
             raise ValueError(f"message {index}: {why}")
     return messages
 
@@ -180,28 +125,83 @@ def _require_tools(tools: Any) -> tuple[Any, ...]:
     return tuple(checked)
 
 
-def _mistral_message(message: Message) -> Any:
-    """One message as mistral-common's typed message (a tool call's "" content becomes None, as in OpenAI's)."""
-    from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-    from mistral_common.protocol.instruct.tool_calls import FunctionCall, ToolCall
-
-    role, content = message["role"], message["content"]
-    if role == "tool":
-        return ToolMessage(content=content, tool_call_id=message["tool_call_id"])
-    if role == "assistant" and "tool_calls" in message:
-        calls = [
-            ToolCall(id=c["id"], function=FunctionCall(name=c["name"], arguments=c["arguments"]))
-            for c in message["tool_calls"]
-        ]
-        return AssistantMessage(content=content or None, tool_calls=calls)
-    return {"system": SystemMessage, "user": UserMessage, "assistant": AssistantMessage}[role](content=content)
+def mistral_call_id(call_id: str) -> str:
+    """The id a tool call gets for Mistral's templates: itself if it is 9 letters and digits, else the first 9
+    base-62 digits of its SHA-256 (the same id always gets the same one)."""
+    if MISTRAL_ID.fullmatch(call_id):
+        return call_id
+    number = int.from_bytes(hashlib.sha256(call_id.encode("utf-8")).digest(), "big")
+    digits = []
+    for _ in range(9):
+        number, digit = divmod(number, 62)
+        digits.append(BASE62[digit])
+    return "".join(digits)
 
 
-def _mistral_request(messages: list[Message], tools: tuple[Any, ...]) -> Any:
-    """The chat request as mistral-common's ChatCompletionRequest."""
+# Keys mistral-common's from_openai drops (protocol/instruct/messages.py): a count would leave them out.
+MISTRAL_DROPS = ("name", "refusal", "audio")
+
+
+def for_mistral(messages: Any) -> list[dict[str, Any]]:
+    """The conversation as handed to mistral-common's from_openai: new dicts, "developer" as "system", tool call ids
+    mapped by mistral_call_id; ValueError naming the message index and key mistral-common would drop or cannot
+    render (its tokenizers here read text only)."""
+    checked = require_messages(messages)
+    mapped: dict[str, str] = {}  # mapped id -> the id it stands for, to refuse two ids mapped to one
+    out = []
+    for index, message in enumerate(checked):
+        where = f"message {index}"
+        dropped = [key for key in MISTRAL_DROPS if message.get(key) is not None]
+        if dropped:
+            raise ValueError(f"{where}: key {dropped[0]!r}: mistral-common drops it, so a count would leave it out")
+        role = "system" if message["role"] == "developer" else message["role"]
+        shaped: dict[str, Any] = {"role": role, "content": _mistral_content(where, message.get("content"))}
+        if "tool_calls" in message:
+            shaped["tool_calls"] = [
+                {"id": _mapped(where, call["id"], mapped), "type": "function", "function": dict(call["function"])}
+                for call in message["tool_calls"]
+            ]
+        if "tool_call_id" in message:
+            shaped["tool_call_id"] = _mapped(where, message["tool_call_id"], mapped)
+        out.append(shaped)
+    return out
+
+
+def _mistral_content(where: str, content: Any) -> Any:
+    """A message's content for mistral-common: a str, None, or its text parts (ValueError naming another part)."""
+    if content is None or isinstance(content, str):
+        return content
+    for number, part in enumerate(content):
+        if part["type"] != "text":
+            raise ValueError(
+                f"{where}: content part {number}: type {part['type']!r}: mistral_chat counts text only "
+                "(the tokenizers mistral-common ships read no images, audio or files)"
+            )
+    return [{"type": "text", "text": part["text"]} for part in content]
+
+
+def _mapped(where: str, call_id: str, mapped: dict[str, str]) -> str:
+    """mistral_call_id of `call_id`, refusing (astronomically unlikely) two ids of one request mapped to one."""
+    new = mistral_call_id(call_id)
+    if mapped.setdefault(new, call_id) != call_id:
+        raise ValueError(f"{where}: tool call ids {mapped[new]!r} and {call_id!r} map to the same Mistral id {new!r}")
+    return new
+
+
+def _mistral_request(messages: Any, tools: tuple[Any, ...]) -> Any:
+    """The chat request as mistral-common's ChatCompletionRequest, made by its own from_openai."""
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
 
-    return ChatCompletionRequest(messages=[_mistral_message(m) for m in messages], tools=list(tools) or None)
+    shaped = for_mistral(messages)
+    try:
+        return ChatCompletionRequest.from_openai(shaped, tools=[tool.model_dump() for tool in tools] or None)
+    except Exception as error:  # pydantic's or mistral-common's refusal of a message the checks above let through
+        raise ValueError(f"messages: mistral-common cannot read this conversation: {_first_line(error)}") from None
+
+
+def _first_line(error: Exception) -> str:
+    """An exception's message, its first line only (pydantic's run on for many)."""
+    return str(error).strip().split("\n")[0]
 
 
 # Why a Mistral template's count would leave tool traffic out: mistral-common's InstructTokenizerV1 raises
@@ -219,9 +219,10 @@ def _encode(version: str, messages: Any, tools: tuple[Any, ...], counted: bool =
     checked = require_messages(messages)
     if counted and version in NO_TOOL_TRAFFIC:
         refuse_tool_traffic(checked, NO_TOOL_TRAFFIC[version])
+    request = _mistral_request(checked, tools)
     tokenizer = _mistral(version)
     try:
-        return tokenizer.encode_chat_completion(_mistral_request(checked, tools))
+        return tokenizer.encode_chat_completion(request)
     except Exception as error:  # mistral-common's own exceptions for a request its template cannot render
         raise ValueError(f"messages: the {version} template cannot render this request: {error}") from None
 
@@ -316,8 +317,8 @@ def _openai_counter(encoding: str) -> RequestCounter:
 
     def count(messages: list[Message]) -> int:
         total = REPLY_PRIMING
-        for message in refuse_tool_traffic(require_messages(messages, ("role", "content", "name")), OPENAI_NO_TOOLS):
-            total += TOKENS_PER_MESSAGE + sum(tokens(value) for value in message.values())
+        for index, message in enumerate(refuse_tool_traffic(require_messages(messages), OPENAI_NO_TOOLS)):
+            total += TOKENS_PER_MESSAGE + sum(tokens(text) for text in _openai_values(f"message {index}", message))
             if "name" in message:
                 total += TOKENS_PER_NAME
         return total
@@ -327,6 +328,22 @@ def _openai_counter(encoding: str) -> RequestCounter:
     _LINE_COSTS[id(count)] = (count, tokens)  # a line's cost is its own count: pack_prompt's seams (prompt.py)
     _BY_TURN[id(count)] = (count, True)  # a sum over messages
     return count
+
+
+def _openai_values(where: str, message: Message) -> list[str]:
+    """The texts the cookbook's rule counts in a message: its role, name and content (each text part's text on its
+    own: the cookbook has no rule for parts, so this is the nearest); ValueError naming another key or part."""
+    extra = [key for key in message if key not in ("role", "content", "name") and message[key] is not None]
+    if extra:
+        raise ValueError(f"{where}: key {extra[0]!r}: the cookbook's estimate has no rule for it")
+    content = message["content"]
+    texts = [message["role"], *([message["name"]] if "name" in message else [])]
+    if isinstance(content, str):
+        return [*texts, content]
+    for number, part in enumerate(content):
+        if part["type"] != "text":
+            raise ValueError(f"{where}: content part {number}: type {part['type']!r}: the estimate counts text only")
+    return [*texts, *(part["text"] for part in content)]
 
 
 def chat_counters() -> dict[str, RequestCounter]:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from packer.chat import Message
+from packer.messages import Message
 from packer.history import History, RequestCounter, copied, flatten, group_turns, pack_history
 from packer.validation import require_count, require_str
 

@@ -8,7 +8,7 @@ whole turns, oldest first, until the whole request measured with the injected co
 
 The rules group_turns holds a conversation to (each break is a ValueError naming the message index):
 
-- at most one system message, and only first;
+- at most one system message (or "developer", OpenAI's newer name for it), and only first;
 - the first other message is a user message (an assistant or tool message before any user is refused);
 - no two user messages in a row: every turn but the latest has a reply (Mistral's templates would merge the
   two into one, so they could not be dropped one at a time);
@@ -60,10 +60,12 @@ tests/benchmarks/bench_history.py measures the difference.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from packer.chat import Message, adds_up_by_turn, require_messages
+from packer.chat import adds_up_by_turn
+from packer.messages import SYSTEM_ROLES, Message, calls_of, require_messages
 from packer.validation import require_count
 
 RequestCounter = Callable[[list[Message]], int]
@@ -80,16 +82,17 @@ class History(NamedTuple):
 
 
 def group_turns(messages: Any) -> tuple[list[Message], list[list[Message]]]:
-    """(system, turns): the system message in a list of zero or one, then each turn's messages, oldest first."""
+    """(system, turns): the system message in a list of zero or one, then each turn's messages, oldest first (the
+    caller's own message objects)."""
     checked = require_messages(messages)
-    system = checked[:1] if checked[0]["role"] == "system" else []
+    system = checked[:1] if checked[0]["role"] in SYSTEM_ROLES else []
     turns: list[list[Message]] = []
     waiting: dict[str, int] = {}  # call id -> index of the message that made it, while its result is awaited
     called: set[str] = set()  # the call ids of the current turn
     for index, message in enumerate(checked[len(system) :], len(system)):
         role, where = message["role"], f"message {index}"
-        if role == "system":
-            raise ValueError(f"{where}: a system message may come only first, and only once")
+        if role in SYSTEM_ROLES:
+            raise ValueError(f"{where}: a {role} message may come only first, and only once")
         if role == "user":
             if turns and len(turns[-1]) == 1:
                 raise ValueError(f"{where}: two user messages in a row (every turn but the latest needs a reply)")
@@ -103,7 +106,7 @@ def group_turns(messages: Any) -> tuple[list[Message], list[list[Message]]]:
             if message["tool_call_id"] not in waiting:
                 raise ValueError(f"{where}: a tool result for {message['tool_call_id']!r}, no call in its turn awaits")
             del waiting[message["tool_call_id"]]
-        for call in message.get("tool_calls", ()):
+        for call in calls_of(message):
             if call["id"] in called:
                 raise ValueError(f"{where}: tool call id {call['id']!r} is used twice in one turn")
             called.add(call["id"])
@@ -129,9 +132,9 @@ def flatten(turns: list[list[Message]]) -> list[Message]:
     return [message for turn in turns for message in turn]
 
 
-def copied(messages: list[Message]) -> list[Message]:
-    """Copies of the messages and of their tool calls, so that nobody who is handed them can change the caller's."""
-    return [{**m, "tool_calls": [dict(c) for c in m["tool_calls"]]} if "tool_calls" in m else dict(m) for m in messages]
+def copied(messages: list[Message]) -> list[dict[str, Any]]:
+    """Deep copies of the messages (calls and content parts too), so that nobody handed them can change the caller's."""
+    return [copy.deepcopy(dict(message)) for message in messages]
 
 
 def measure(count: RequestCounter, messages: list[Message]) -> int:

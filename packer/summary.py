@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from packer.chat import Message
+from packer.messages import Message, content_text
 from packer.history import (
     History,
     RequestCounter,
@@ -45,8 +45,8 @@ def first_sentence(text: str) -> str:
 
 
 def first_sentences(turns: list[list[Message]]) -> str:
-    """The first sentence of each turn's user message, in order, joined by spaces."""
-    return " ".join(first_sentence(turn[0]["content"]) for turn in turns)
+    """The first sentence of each turn's user message (its text), in order, joined by spaces."""
+    return " ".join(first_sentence(content_text(turn[0])) for turn in turns)
 
 
 def summary_turn(text: str) -> list[Message]:

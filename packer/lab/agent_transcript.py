@@ -9,6 +9,11 @@ The questions: lesson 06's five English ones first, then one per drawn passage o
 ("english prose"), asking about three of its longest words; every draw, and each call's id (9 letters and
 digits, as Mistral's v3+ templates require), comes from `random.Random(seed)`, turn by turn, so a longer
 transcript begins with a shorter one's turns. No model is called.
+
+The messages are in OpenAI's Chat Completions shape (packer/messages.py), as the `openai` SDK would send them: the
+call nested as a function, with null content beside it. `anthropic_transcript` is the same conversation in
+Anthropic's Messages shape (the system prompt apart, the call a tool_use block, the result a tool_result block),
+which packer.chat.from_anthropic turns back into this one.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ import json
 import random
 import string
 from collections.abc import Iterator
+from typing import Any
 
-from packer.chat import Message
+from packer.messages import Message
 from packer.lab.retrieval import QUESTIONS, Hit, collection, rank, words
 from packer.summary import first_sentence
 
@@ -75,14 +81,42 @@ def agent_transcript(turns: int = 30, seed: int = 9, k: int = TOP_K) -> list[Mes
         while call_id in used:
             call_id = "".join(rng.choices(ID_CHARACTERS, k=9))
         used.add(call_id)
-        call = {"id": call_id, "name": "search", "arguments": json.dumps({"query": query})}
+        call = {
+            "id": call_id,
+            "type": "function",
+            "function": {"name": "search", "arguments": json.dumps({"query": query})},
+        }
         hits = rank(query, k=k)
         messages += [
             {"role": "user", "content": question},
-            {"role": "assistant", "content": "", "tool_calls": [call]},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
             {"role": "tool", "tool_call_id": call_id, "content": _result(hits)},
         ]
         if number < turns - 1:
             answer = first_sentence(" ".join(hits[0].text.split()))
             messages.append({"role": "assistant", "content": f"[{hits[0].key}] {answer}"})
     return messages
+
+
+def anthropic_transcript(turns: int = 30, seed: int = 9, k: int = TOP_K) -> tuple[str, list[dict[str, Any]]]:
+    """(system, messages): the same conversation as Anthropic's Messages API takes it, the system prompt apart."""
+    system, *rest = agent_transcript(turns, seed, k)
+    messages: list[dict[str, Any]] = []
+    for message in rest:
+        if message["role"] == "tool":
+            result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": message["content"]}
+            messages.append({"role": "user", "content": [result]})
+        elif "tool_calls" in message:
+            uses = [
+                {
+                    "type": "tool_use",
+                    "id": c["id"],
+                    "name": c["function"]["name"],
+                    "input": json.loads(c["function"]["arguments"]),
+                }
+                for c in message["tool_calls"]
+            ]
+            messages.append({"role": "assistant", "content": uses})
+        else:
+            messages.append({"role": message["role"], "content": message["content"]})
+    return system["content"], messages

@@ -22,7 +22,8 @@ from typing import Any, NamedTuple
 
 import packer.history
 from packer.caching import common_prefix_length, openai_cached_tokens
-from packer.chat import Message, mistral_ids
+from packer.chat import mistral_ids
+from packer.messages import Message, content_text
 from packer.clearing import Policy, clear_then_drop
 from packer.history import flatten, group_turns, pack_history
 from packer.lab.agent_transcript import SEARCH_TOOL
@@ -114,7 +115,7 @@ def _ids(key: str) -> tuple[int, ...]:
 
 
 class Run(NamedTuple):
-    """A run's totals: input tokens sent, tokens shared with the previous request, cached by OpenAI's rule."""
+    """A run's totals: input tokens sent, tokens shared with the previous request, cached by OpenAI's rule (models before GPT-5.6)."""
 
     tokens: int
     prefix: int
@@ -151,14 +152,14 @@ def reranked(sent: Sequence[list[Message]]) -> list[list[Message]]:
     and laid out ends first, as an application that re-sorts its evidence per query would send it."""
     out = []
     for request in sent:
-        question = next(m["content"] for m in reversed(request) if m["role"] == "user")
+        question = next(content_text(m) for m in reversed(request) if m["role"] == "user")
         out.append([_reordered(m, question) if m["role"] == "tool" else m for m in request])
     return out
 
 
 def _reordered(message: Message, question: str) -> Message:
     """A tool result's lines, best first for `question`, laid out ends first."""
-    lines = message["content"].split("\n")
+    lines = content_text(message).split("\n")
     scores = bm25_scores(question, lines)
     ranked = [line for _, line in sorted(zip(scores, lines), key=lambda pair: -pair[0])]  # stable for ties
     return {**message, "content": "\n".join(ends_first(ranked))}

@@ -65,7 +65,7 @@ def describe_steps(steps: Sequence[Step], limit: int, title: str) -> str:
     drops = [i for i, (before, s) in enumerate(zip(steps, steps[1:]), 2) if s.turns <= before.turns]
     return (
         f"Bar chart, {title}: one bar per request (turns 1 to {len(steps)}): its tokens (grey), the part it shares "
-        f"with the previous request (green, striped) and the part OpenAI's published rule counts as cached "
+        f"with the previous request (green, striped) and the part OpenAI's published rule for models before GPT-5.6 counts as cached "
         f"(outlined), with a dashed line at the limit, {limit} tokens. Requests run from "
         f"{min((s.tokens for s in steps), default=0)} to {max((s.tokens for s in steps), default=0)} tokens; "
         f"{over} of {len(steps)} are over the limit. In all {tokens} tokens sent, {shared} shared with the "
@@ -97,7 +97,14 @@ def plot_steps(steps: Sequence[Step], limit: int, title: str) -> DescribedFigure
         linewidth=0,
         label="shared with the previous request",
     )
-    ax.bar(x, [s.cached for s in steps], fill=False, edgecolor=BLACK, linewidth=0.8, label="cached (OpenAI's rule)")
+    ax.bar(
+        x,
+        [s.cached for s in steps],
+        fill=False,
+        edgecolor=BLACK,
+        linewidth=0.8,
+        label="cached (OpenAI's rule before GPT-5.6)",
+    )
     ax.axhline(limit, color=POLICY_COLOURS[2], linestyle="--", linewidth=1, label=f"limit {limit}")
     ax.set_xlabel("turn (one request per turn)")
     ax.set_ylabel("tokens")
@@ -115,7 +122,7 @@ def describe_cache_tradeoff(points: Sequence[tuple[str, float, float]]) -> str:
     text = "; ".join(f"{label}: {turns:.1f} turns, {share:.1%} cached" for label, turns, share in watermark)
     rest = "; ".join(f"{label}: {turns:.1f} turns, {share:.1%} cached" for label, turns, share in others)
     return (
-        "Scatter plot of the share of input tokens cached (OpenAI's rule) against the turns kept per request "
+        "Scatter plot of the share of input tokens cached (OpenAI's rule before GPT-5.6) against the turns kept per request "
         f"(mean over the run), each point labelled. Trimming to a lower watermark when over (circles joined by a "
         f"line): {text}. Other policies (squares): {rest}."
     )
@@ -145,7 +152,7 @@ def plot_cache_tradeoff(points: Sequence[tuple[str, float, float]], highlight: i
     ax.set_xlim(min(xs) - 0.5, max(xs) + 1.0)
     ax.set_ylim(0, 1)
     ax.set_xlabel("turns kept per request (mean over the run)")
-    ax.set_ylabel("input tokens cached (OpenAI's rule)")
+    ax.set_ylabel("input tokens cached (OpenAI's rule before GPT-5.6)")
     ax.set_title("trimming one turn at every step against trimming several, rarely")
     ax.legend(loc="lower left", fontsize=8, frameon=False)
     return figure_with(fig, describe_cache_tradeoff(points))

@@ -15,7 +15,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from packer.chat import Message, require_messages
+from packer.chat import for_mistral
 from packer.lab.agent_transcript import SEARCH_TOOL
 
 # A serving request names its model; this one is served by the v7 template in mistral-common's own table of
@@ -35,17 +35,6 @@ def _serving_v7() -> Any:
     return MistralTokenizer.from_file(shipped.instruct_tokenizer.tokenizer.file_path, mode=ValidationMode.serving)
 
 
-def _openai_shape(message: Message) -> dict[str, Any]:
-    """A message in OpenAI's shape, which mistral-common reads: each tool call nested as a function."""
-    if "tool_calls" not in message:
-        return dict(message)
-    calls = [
-        {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
-        for c in message["tool_calls"]
-    ]
-    return {**message, "content": message["content"] or None, "tool_calls": calls}
-
-
 def serving_checks(messages: Any, tools: Sequence[Any] = (SEARCH_TOOL,)) -> dict[str, str]:
     """What mistral-common says of the request in ValidationMode.serving: the v7 tokenizer's token count or its
     refusal, and the v13 validator's "accepted" or its refusal."""
@@ -54,7 +43,7 @@ def serving_checks(messages: Any, tools: Sequence[Any] = (SEARCH_TOOL,)) -> dict
     from mistral_common.protocol.instruct.validator import ValidationMode, get_validator
     from mistral_common.tokens.tokenizers.base import TokenizerVersion
 
-    shaped = [_openai_shape(m) for m in require_messages(messages)]
+    shaped = for_mistral(messages)  # what packer.chat's counters hand from_openai: ids mapped to Mistral's
     request = ChatCompletionRequest.from_openai(shaped, tools=list(tools) or None, model=SERVING_MODEL)
     verdicts = {}
     try:

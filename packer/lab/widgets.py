@@ -414,6 +414,7 @@ def conversation_view(limit: int, policy: str = "drop turns", turns: int = 30) -
     from packer.lab.agent_transcript import SEARCH_TOOL, agent_transcript
     from packer.lab.conversation import POLICIES, cache_steps, requests, searches, totals
     from packer.lab.conversation_plots import plot_steps
+    from packer.messages import content_text
     from packer.summary import SUMMARY_INTRO
 
     def build() -> View:
@@ -424,7 +425,7 @@ def conversation_view(limit: int, policy: str = "drop turns", turns: int = 30) -
         last, steps = sent[-1], cache_steps(sent)
         run, dropped = totals(steps), turns - searches(sent[-1])
         cleared = sum(m["role"] == "tool" and m["content"] == PLACEHOLDER for m in last)
-        summary = next((m["content"] for m in last if m["content"].startswith(SUMMARY_INTRO)), "")
+        summary = next((content_text(m) for m in last if content_text(m).startswith(SUMMARY_INTRO)), "")
         lines = [
             f"policy: {policy}, limit {limit} Mistral v7 tokens (the whole request, with the search tool)",
             f"last request (turn {turns}): turns {dropped + 1}-{turns} kept ({turns - dropped} of {turns}), "
@@ -434,7 +435,7 @@ def conversation_view(limit: int, policy: str = "drop turns", turns: int = 30) -
             lines.append(f"summary of turns 1-{dropped}: {len(summary) - len(SUMMARY_INTRO)} characters")
         lines += [
             f"over the {turns} requests: {run.tokens} input tokens, {run.prefix} shared with the previous request "
-            f"({run.prefix / run.tokens:.1%}), {run.cached} cached by OpenAI's rule ({run.cached_share:.1%})",
+            f"({run.prefix / run.tokens:.1%}), {run.cached} cached by OpenAI's rule before GPT-5.6 ({run.cached_share:.1%})",
             f"turns kept per request: {run.mean_turns:.1f} on average",
         ]
         return View("\n".join(lines), plot_steps(steps, limit, f"{policy}: each request, and what it shares"))

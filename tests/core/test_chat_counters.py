@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -202,12 +204,31 @@ BAD_MESSAGES = [
     ({"role": "user", "content": "x"}, "messages must be a non-empty list"),
     (["hi"], "message 0: expected a dict"),
     ([{"role": "user"}], "message 0: missing 'content'"),
-    ([{"role": "bot", "content": "x"}], "message 0: role must be one of system, user, assistant"),
+    ([{"role": "bot", "content": "x"}], "message 0: role must be one of system, developer, user, assistant, tool"),
+    ([{"role": "function", "name": "f", "content": "x"}], "message 0: role 'function' is OpenAI's deprecated shape"),
     ([{"content": "x"}], "message 0: role must be one of"),
-    ([{"role": "user", "content": 5}], "message 0: content must be a str"),
-    ([{"role": "user", "content": "x"}, {"role": "user", "content": None}], "message 1: content must be a str"),
+    ([{"role": "user", "content": 5}], "message 0: content must be a str or a non-empty list of parts"),
+    ([{"role": "user", "content": "x"}, {"role": "user", "content": None}], "message 1: content must be a str or a"),
+    ([{"role": "assistant", "content": None}], "message 0: content may be null or absent only beside tool_calls"),
+    ([{"role": "user", "content": []}], "message 0: content must be a str or a non-empty list of parts"),
+    ([{"role": "user", "content": [{"text": "x"}]}], "message 0: content part 0: type must be one of text, image_url"),
+    (
+        [{"role": "system", "content": [{"type": "image_url", "image_url": {"url": "u"}}]}],
+        "message 0: content part 0: type must be one of text here",
+    ),
+    ([{"role": "user", "content": [{"type": "text"}]}], "message 0: content part 0: missing key 'text' in a text part"),
+    (
+        [{"role": "user", "content": [{"type": "text", "text": "x", "z": 1}]}],
+        "message 0: content part 0: unknown key 'z'",
+    ),
+    ([{"role": "user", "content": [{"type": "text", "text": 5}]}], "message 0: content part 0: text must be a str"),
+    ([{"role": "user", "content": "x"}, SimpleNamespace(model_dump=dict)], "message 1: .* pass message.model_dump"),
     ([{"role": "user", "content": "x\ud800"}], "message 0: content is not valid UTF-8 at index 1"),
-    ([{"role": "user", "content": "x", "tool_calls": "y"}], "message 0: unknown key 'tool_calls'"),
+    ([{"role": "user", "content": "x", "tool_calls": "y"}], "message 0: unknown key 'tool_calls' for a user message"),
+    (
+        [{"role": "assistant", "content": "x", "function_call": {"name": "f"}}],
+        "message 0: function_call is OpenAI's deprecated",
+    ),
     ([{"role": "user", "content": "x", "zeta": "y", "alpha": "z"}], "message 0: unknown key 'alpha' "),
 ]
 
@@ -219,21 +240,25 @@ def test_every_counter_refuses_a_malformed_request_naming_the_message(name, mess
         chat_counters()[name](messages)
 
 
-def test_a_name_is_part_of_openais_format_but_not_of_mistrals():
+def test_a_name_is_part_of_openais_format_but_mistral_common_drops_it_so_its_counter_refuses_it():
     named = [{"role": "user", "content": "x", "name": "ann"}]
     assert openai_chat("o200k_base")(named) > 0
-    with pytest.raises(ValueError, match="message 0: unknown key 'name'"):
+    with pytest.raises(ValueError, match="message 0: key 'name': mistral-common drops it"):
         mistral_chat("v7")(named)
+    with pytest.raises(ValueError, match="message 1: key 'refusal': mistral-common drops it"):
+        mistral_chat("v7")(
+            [{"role": "user", "content": "x"}, {"role": "assistant", "content": "no", "refusal": "I cannot"}]
+        )
+    replied = [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y", "refusal": None, "audio": None}]
+    assert mistral_text(replied + [{"role": "user", "content": "z"}], "v7").count("[INST]") == 2, "null keys pass"
     with pytest.raises(ValueError, match="message 0: name must be a str"):
         openai_chat("o200k_base")([{"role": "user", "content": "x", "name": 1}])
 
 
-def test_require_messages_returns_copies_so_a_counter_cannot_change_the_callers_request():
-    messages = [{"role": "user", "content": "x"}]
+def test_require_messages_returns_the_callers_own_messages():
+    messages = ({"role": "user", "content": "x"},)
     checked = require_messages(messages)
-    checked[0]["content"] = "changed"
-    assert messages == [{"role": "user", "content": "x"}]
-    assert require_messages(({"role": "user", "content": "x"},)) == [{"role": "user", "content": "x"}]
+    assert checked == list(messages) and checked[0] is messages[0]
 
 
 def test_each_counter_is_made_once_so_its_identity_carries_its_line_cost():
@@ -289,10 +314,12 @@ def test_import_packer_loads_neither_mistral_common_nor_a_tokenizer():
 # --- tool calls and their results (lesson 09) -----------------------------------------------------------
 
 CALL_ID = "aB3dE5gH7"  # Mistral's v3+ templates take 9 letters and digits
-CALL = {
+CALL = {  # as OpenAI's SDK sends a call: nested as a function, null content beside it
     "role": "assistant",
-    "content": "",
-    "tool_calls": [{"id": CALL_ID, "name": "search", "arguments": '{"query": "yield"}'}],
+    "content": None,
+    "tool_calls": [
+        {"id": CALL_ID, "type": "function", "function": {"name": "search", "arguments": '{"query": "yield"}'}}
+    ],
 }
 RESULT = {"role": "tool", "tool_call_id": CALL_ID, "content": "Yield pauses the generator."}
 TOOL_CONVERSATION = [
@@ -369,15 +396,35 @@ def test_mistral_common_counts_a_call_left_without_its_result_and_a_result_answe
     assert "[TOOL_RESULTS]▁zZ9yY8xX7[TOOL_CONTENT]" in mistral_text(stranger, "v7")
 
 
-@pytest.mark.parametrize("call_id", ["call_1", "aB3dE5gH", "aB3dE5gH70", "aB3dE5-H7"])
-def test_mistral_tool_call_ids_are_9_letters_and_digits(call_id):
-    calls = [{**CALL["tool_calls"][0], "id": call_id}]
-    conversation = [TOOL_CONVERSATION[1], {**CALL, "tool_calls": calls}, {**RESULT, "tool_call_id": call_id}]
+def with_id(call_id):
+    """TOOL_CONVERSATION's first turn with another call id."""
+    call = {**CALL, "tool_calls": [{**CALL["tool_calls"][0], "id": call_id}]}
+    return [TOOL_CONVERSATION[1], call, {**RESULT, "tool_call_id": call_id}]
+
+
+@pytest.mark.parametrize(
+    "call_id", ["call_8f3a9b2c1d7e", "toolu_01A09q90qw90lq917835lq9", "aB3dE5gH", "aB3dE5-H7", "7"]
+)
+def test_an_id_mistral_refuses_is_mapped_to_9_letters_and_digits_the_same_for_the_call_and_its_result(call_id):
+    mapped = packer.chat.mistral_call_id(call_id)
+    assert len(mapped) == 9 and mapped.isascii() and mapped.isalnum() and mapped == packer.chat.mistral_call_id(call_id)
+    shaped = packer.chat.for_mistral(with_id(call_id))
+    assert shaped[1]["tool_calls"][0]["id"] == shaped[2]["tool_call_id"] == mapped
     for version in ("v3", "v7"):
-        with pytest.raises(
-            ValueError, match=f"Tool call id was {call_id} but must be a-z, A-Z, 0-9, with a length of 9"
-        ):
-            mistral_chat(version)(conversation)
+        assert mistral_chat(version)(with_id(call_id)) == mistral_chat(version)(with_id(mapped))
+
+
+def test_an_id_mistral_takes_is_kept_so_a_count_is_the_one_mistral_gives_that_conversation():
+    assert packer.chat.mistral_call_id(CALL_ID) == CALL_ID
+    assert packer.chat.mistral_call_id("call_a") != packer.chat.mistral_call_id("call_b")
+    assert packer.chat.mistral_call_id("call_8f3a9b2c1d7e") == "i18BlYg55", "a function of the id alone, every run"
+
+
+def test_mapping_ids_leaves_the_callers_messages_as_they_were():
+    conversation = with_id("call_8f3a9b2c1d7e")
+    before = json.dumps(conversation)
+    mistral_chat("v7")(conversation)
+    assert json.dumps(conversation) == before
 
 
 def test_text_beside_a_call_renders_under_v7_and_is_refused_under_v3():
@@ -387,14 +434,19 @@ def test_text_beside_a_call_renders_under_v7_and_is_refused_under_v3():
         mistral_chat("v3")(talking)
 
 
+def function_call(call_id, arguments='{"query": "a"}', name="search"):
+    """One call as OpenAI's SDK types it (ChatCompletionMessageFunctionToolCallParam)."""
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
 def test_several_calls_in_one_message_each_with_its_result():
-    calls = [
-        {"id": "aaaaaaaa1", "name": "search", "arguments": '{"query": "a"}'},
-        {"id": "aaaaaaaa2", "name": "search", "arguments": '{"query": "b"}'},
-    ]
     conversation = [
         TOOL_CONVERSATION[1],
-        {"role": "assistant", "content": "", "tool_calls": calls},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [function_call("aaaaaaaa1"), function_call("aaaaaaaa2", '{"query": "b"}')],
+        },
         {"role": "tool", "tool_call_id": "aaaaaaaa1", "content": "A"},
         {"role": "tool", "tool_call_id": "aaaaaaaa2", "content": "B"},
     ]
@@ -402,41 +454,46 @@ def test_several_calls_in_one_message_each_with_its_result():
     assert mistral_chat("v7")(conversation) == 74
 
 
+def assistant_calls(*calls):
+    return {"role": "assistant", "content": None, "tool_calls": list(calls)}
+
+
 BAD_TOOL_MESSAGES = [
     ([{"role": "user", "content": "x"}, {"role": "tool", "content": "r"}], "message 1: missing 'tool_call_id'"),
     ([{"role": "tool", "tool_call_id": 5, "content": "r"}], "message 0: tool_call_id must be a str, got int"),
-    ([{"role": "user", "content": "x", "tool_call_id": "a"}], "message 0: unknown key 'tool_call_id'"),
+    ([{"role": "user", "content": "x", "tool_call_id": "a"}], "message 0: unknown key 'tool_call_id' for a user"),
     ([{"role": "tool", "tool_call_id": "a", "content": "r", "tool_calls": []}], "message 0: unknown key 'tool_calls'"),
-    ([{"role": "assistant", "content": "", "tool_calls": []}], "message 0: tool_calls must be a non-empty list"),
+    ([{"role": "tool", "tool_call_id": "a", "content": None}], "message 0: content must be a str or a non-empty list"),
+    (
+        [{"role": "tool", "tool_call_id": "a", "name": "search", "content": "r"}],
+        "message 0: unknown key 'name' for a tool",
+    ),
+    ([{"role": "assistant", "content": None, "tool_calls": []}], "message 0: tool_calls must be a non-empty list"),
+    ([{"role": "assistant", "content": None, "tool_calls": None}], "message 0: tool_calls must be a non-empty list"),
     ([{"role": "assistant", "content": "", "tool_calls": "search"}], "message 0: tool_calls must be a non-empty list"),
+    ([assistant_calls("search")], "message 0: tool call 0: expected a dict with id, type, function, got str"),
+    ([assistant_calls({"id": "a", "name": "s", "arguments": "{}"})], "message 0: tool call 0: type must be 'function'"),
     (
-        [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "name": "s"}]}],
-        "message 0: tool call 0: expected a dict with exactly id, name, arguments",
+        [assistant_calls({"id": "a", "type": "custom", "custom": {"name": "s", "input": "x"}})],
+        "tool call 0: type must be 'function'",
+    ),
+    ([assistant_calls({"id": "a", "type": "function"})], "message 0: tool call 0: missing key 'function'"),
+    ([assistant_calls({**function_call("a"), "x": 1})], "message 0: tool call 0: unknown key 'x'"),
+    ([assistant_calls({**function_call("a"), "function": "s"})], "message 0: tool call 0: function must be a dict"),
+    (
+        [assistant_calls({**function_call("a"), "function": {"name": "s"}})],
+        "tool call 0: function: missing key 'arguments'",
+    ),
+    ([assistant_calls(function_call(1))], "message 0: tool call 0: id must be a str, got int"),
+    (
+        [assistant_calls(function_call("a", name="s\ud800"))],
+        "message 0: tool call 0: function: name is not valid UTF-8",
     ),
     (
-        [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "name": "s", "arguments": "{}", "x": 1}]}],
-        "message 0: tool call 0: expected a dict with exactly id, name, arguments",
+        [assistant_calls(function_call("a", "{query"))],
+        "tool call 0: function: arguments must be JSON text, got '{query'",
     ),
-    (
-        [{"role": "assistant", "content": "", "tool_calls": ["search"]}],
-        "message 0: tool call 0: expected a dict with exactly",
-    ),
-    (
-        [{"role": "assistant", "content": "", "tool_calls": [{"id": 1, "name": "s", "arguments": "{}"}]}],
-        "message 0: tool call 0: id must be a str, got int",
-    ),
-    (
-        [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "name": "s\ud800", "arguments": "{}"}]}],
-        "message 0: tool call 0: name is not valid UTF-8 at index 1",
-    ),
-    (
-        [{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "name": "s", "arguments": "{query"}]}],
-        "message 0: tool call 0: arguments must be JSON text, got '{query'",
-    ),
-    (
-        [{"role": "assistant", "tool_calls": [{"id": "a", "name": "s", "arguments": "{}"}]}],
-        "message 0: missing 'content'",
-    ),
+    ([assistant_calls(function_call("a", {"query": "x"}))], "tool call 0: function: arguments must be a str, got dict"),
 ]
 
 
@@ -447,17 +504,62 @@ def test_every_counter_checks_the_shape_of_tool_calls_and_results_naming_the_mes
         chat_counters()[name](messages)
 
 
-def test_a_tool_call_is_copied_so_a_counter_cannot_change_the_callers():
-    checked = require_messages(TOOL_CONVERSATION)
-    checked[2]["tool_calls"][0]["id"] = "changed"
-    assert CALL["tool_calls"][0]["id"] == CALL_ID
-    assert checked[2]["tool_calls"] is not CALL["tool_calls"]
+@pytest.mark.parametrize("version", ["v3", "v7"])
+def test_null_absent_and_empty_content_beside_a_call_count_alike(version):
+    count = mistral_chat(version)
+    absent = {key: value for key, value in CALL.items() if key != "content"}
+    assert count(TOOL_CONVERSATION) == count([*TOOL_CONVERSATION[:2], absent, *TOOL_CONVERSATION[3:]])
+    assert count(TOOL_CONVERSATION) == count([*TOOL_CONVERSATION[:2], {**CALL, "content": ""}, *TOOL_CONVERSATION[3:]])
 
 
-def test_an_empty_content_beside_a_call_is_no_content_for_mistral_common():
-    assert packer.chat._mistral_message(CALL).content is None
-    assert packer.chat._mistral_message({**CALL, "content": "x"}).content == "x"
-    assert packer.chat._mistral_message({"role": "assistant", "content": ""}).content == ""
+@pytest.mark.parametrize("version", ["v3", "v7"])
+def test_text_parts_are_counted_as_mistral_common_joins_them_with_a_blank_line(version):
+    parts = [
+        {"role": "user", "content": [{"type": "text", "text": "What does"}, {"type": "text", "text": "yield do?"}]}
+    ]
+    assert mistral_chat(version)(parts) == mistral_chat(version)(
+        [{"role": "user", "content": "What does\n\nyield do?"}]
+    )
+
+
+@pytest.mark.parametrize("version", ["v3", "v7"])
+def test_developer_is_openais_name_for_the_system_prompt_and_counts_as_one(version):
+    as_developer = [{**TOOL_CONVERSATION[0], "role": "developer"}, *TOOL_CONVERSATION[1:]]
+    assert mistral_chat(version)(as_developer) == mistral_chat(version)(TOOL_CONVERSATION)
+
+
+CANNOT_COUNT = [  # OpenAI's shape allows them; mistral-common's tokenizers here read text only
+    ({"type": "image_url", "image_url": {"url": "https://example.org/a.png"}}, "type 'image_url'"),
+    ({"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}, "type 'input_audio'"),
+    ({"type": "file", "file": {"file_id": "file-1"}}, "type 'file'"),
+]
+
+
+@pytest.mark.parametrize(("part", "error"), CANNOT_COUNT)
+@pytest.mark.parametrize("name", sorted(chat_counters()))
+def test_a_part_a_counter_cannot_count_is_a_value_error_naming_the_message_and_part(name, part, error):
+    messages = [{"role": "user", "content": [{"type": "text", "text": "Look:"}, part]}]
+    require_messages(messages)  # OpenAI's shape
+    with pytest.raises(ValueError, match=f"message 0: content part 1: {error}"):
+        chat_counters()[name](messages)
+
+
+def test_a_refusal_part_is_the_assistants_and_no_counter_counts_it():
+    refused = [
+        {"role": "user", "content": "x"},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "I can't."}]},
+        {"role": "user", "content": "y"},
+    ]
+    require_messages(refused)
+    for count in chat_counters().values():
+        with pytest.raises(ValueError, match="message 1: content part 0: type 'refusal'"):
+            count(refused)
+
+
+def test_openais_estimate_counts_each_text_part_as_the_cookbook_counts_a_value():
+    count, tokens = openai_chat("o200k_base"), bpe("o200k_base")
+    parts = [{"role": "user", "content": [{"type": "text", "text": "Hello"}, {"type": "text", "text": " world"}]}]
+    assert count(parts) == 3 + 3 + tokens("user") + tokens("Hello") + tokens(" world")
 
 
 @pytest.mark.parametrize("version", ["v3", "v7"])

@@ -32,7 +32,7 @@ pytest.importorskip(
 
 def words(messages):
     """A toy request counter: 4 per message, 2 per tool call, plus the whitespace words of every content."""
-    return sum(4 + 2 * len(m.get("tool_calls", ())) + len(m["content"].split()) for m in messages)
+    return sum(4 + 2 * len(m.get("tool_calls", ())) + len((m["content"] or "").split()) for m in messages)
 
 
 def user(text):
@@ -44,10 +44,11 @@ def reply(text):
 
 
 def call(*ids):
+    """The assistant's calls, as OpenAI's SDK sends them: null content beside them."""
     return {
         "role": "assistant",
-        "content": "",
-        "tool_calls": [{"id": i, "name": "search", "arguments": "{}"} for i in ids],
+        "content": None,
+        "tool_calls": [{"id": i, "type": "function", "function": {"name": "search", "arguments": "{}"}} for i in ids],
     }
 
 
@@ -95,18 +96,18 @@ def test_several_calls_answered_in_any_order_within_their_turn():
     assert group_turns([*turn, user("next")])[1] == [turn, [user("next")]]
 
 
-def test_group_turns_returns_copies():
+def test_group_turns_and_pack_history_keep_the_callers_own_messages():
     system, turns = group_turns(CONVERSATION)
-    turns[1][1]["tool_calls"][0]["id"] = "changed"
-    system[0]["content"] = "changed"
-    assert TURNS[1][1]["tool_calls"][0]["id"] == "c1" and SYSTEM["content"] == "Be brief."
+    assert system[0] is SYSTEM and all(a is b for turn, given in zip(turns, TURNS) for a, b in zip(turn, given))
+    kept = pack_history(CONVERSATION, 1000, words).kept
+    assert all(a is b for a, b in zip(kept, CONVERSATION))
 
 
 BAD_CONVERSATIONS = [
     (None, "messages must be a non-empty list"),
     ([], "messages must be a non-empty list"),
     ([SYSTEM], "messages: a system message alone has no turn to keep"),
-    ([{"role": "bot", "content": "x"}], "message 0: role must be one of system, user, assistant, tool"),
+    ([{"role": "bot", "content": "x"}], "message 0: role must be one of system, developer, user, assistant, tool"),
     ([user("a"), {"role": "user"}], "message 1: missing 'content'"),
     ([user("a"), SYSTEM], "message 1: a system message may come only first, and only once"),
     ([SYSTEM, SYSTEM, user("a")], "message 1: a system message may come only first"),
@@ -129,7 +130,7 @@ BAD_CONVERSATIONS = [
     ([user("a"), call("c1", "c2"), result("c2")], "message 1: tool call 'c1' has no result"),
     ([user("a"), call("c1", "c1")], "message 1: tool call id 'c1' is used twice in one turn"),
     ([user("a"), call("c1"), result("c1"), call("c1"), result("c1")], "message 3: tool call id 'c1' is used twice"),
-    ([user("a"), {**call("c1"), "tool_calls": [{"id": "c1"}]}], "message 1: tool call 0: expected a dict with exactly"),
+    ([user("a"), {**call("c1"), "tool_calls": [{"id": "c1"}]}], "message 1: tool call 0: type must be 'function'"),
 ]
 
 
@@ -292,12 +293,15 @@ def conversations(draw, tools: bool, max_turns: int = 5):
             calls = [
                 {
                     "id": next(ids),
-                    "name": draw(st.sampled_from(["search", "look_up"])),
-                    "arguments": draw(st.sampled_from(ARGUMENTS)),
+                    "type": "function",
+                    "function": {
+                        "name": draw(st.sampled_from(["search", "look_up"])),
+                        "arguments": draw(st.sampled_from(ARGUMENTS)),
+                    },
                 }
                 for _ in range(draw(st.integers(1, 2)))
             ]
-            messages.append({"role": "assistant", "content": "", "tool_calls": calls})
+            messages.append({"role": "assistant", "content": draw(st.sampled_from([None, ""])), "tool_calls": calls})
             messages += [result(c["id"], draw(texts)) for c in calls]
         if index < number - 1:
             messages.append(reply(draw(replies)))
@@ -627,7 +631,7 @@ def test_summarising_measures_the_whole_then_each_number_of_dropped_turns_with_i
     seen = []
 
     def recording(messages):
-        seen.append([m["content"] for m in messages if m["content"].startswith("Summary")])
+        seen.append([m["content"] for m in messages if (m["content"] or "").startswith("Summary")])
         return words(messages)
 
     pack_with_summary([SYSTEM, *flatten(SUMMED)], 38, recording)
@@ -777,7 +781,7 @@ def test_the_transcript_is_made_here_the_same_every_run(transcript):
     assert agent_transcript(3, seed=1) == agent_transcript(30, seed=1)[:12], "a longer transcript begins the same"
     calls = [c for m in transcript for c in m.get("tool_calls", ())]
     assert all(len(c["id"]) == 9 and c["id"].isalnum() for c in calls) and len({c["id"] for c in calls}) == 30
-    assert json.loads(calls[0]["arguments"]) == {"query": turns[0][0]["content"]}
+    assert json.loads(calls[0]["function"]["arguments"]) == {"query": turns[0][0]["content"]}
 
 
 def test_tool_results_are_the_bulk_of_the_transcript(transcript, v7):

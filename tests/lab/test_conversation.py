@@ -29,7 +29,7 @@ TRANSCRIPT = agent_transcript(12)
 
 def words(messages):
     """A toy counter: 4 per message plus the whitespace words of every content."""
-    return sum(4 + len(m["content"].split()) for m in messages)
+    return sum(4 + len((m["content"] or "").split()) for m in messages)
 
 
 # --- the requests --------------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def test_reranked_results_keep_their_lines_and_put_the_best_at_the_ends():
     for request, again in zip(sent, cv.reranked(sent)):
         assert [m["role"] for m in request] == [m["role"] for m in again]
         for m, n in zip(request, again):
-            assert sorted(m["content"].split("\n")) == sorted(n["content"].split("\n"))
+            assert sorted((m["content"] or "").split("\n")) == sorted((n["content"] or "").split("\n"))
             if m["role"] != "tool":
                 assert m == n
     lines = ["x y z", "yield yield generator", "nothing here", "a generator", "one yield"]
