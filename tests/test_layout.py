@@ -134,6 +134,7 @@ def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_f
     top = sorted(p.name for p in PACKAGE.iterdir() if p.suffix == ".py")
     assert top == [
         "__init__.py",
+        "anthropic_messages.py",
         "caching.py",
         "chat.py",
         "chunks.py",
@@ -141,6 +142,7 @@ def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_f
         "counters.py",
         "duplicates.py",
         "history.py",
+        "messages.py",
         "mmr.py",
         "ordering.py",
         "priority.py",
