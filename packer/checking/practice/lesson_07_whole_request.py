@@ -101,8 +101,8 @@ POINTS = [
             Option(
                 "A",
                 "All four with the first user turn: the system prompt comes first.",
-                "only one template keeps it with the first user turn; look again at the one-turn renderings, where "
-                "first and last were the same turn",
+                "v7 keeps it out of every user turn, in a block of its own, and the other three do not all pick "
+                "the same user turn",
             ),
             Option(
                 "B",
@@ -120,7 +120,8 @@ POINTS = [
             Option(
                 "D",
                 "v1, v2 and v3 in the last user turn, v7 in its own block.",
-                "v1 and v2/v3 put it in different turns: one of them keeps it where the conversation starts",
+                "mistral-common moved the system prompt between v1 and v2: the three do not put it in the same user "
+                "turn",
             ),
         ),
     ),

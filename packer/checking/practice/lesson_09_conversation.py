@@ -128,7 +128,8 @@ POINTS = [
             ),
             inputs=HISTORIES,
         ),
-        hint="a kept history has no gaps: once a turn does not fit, can an older one stay?",
+        hint="work the first two fixed cases by hand: start from base, add the newest earlier turn first, and "
+        "once a turn does not fit, ask whether an older one may stay",
     ),
     Choose(
         "p9.3",
@@ -175,7 +176,7 @@ POINTS = [
             Option(
                 "B",
                 "Nothing: a summary always takes the room of exactly one turn.",
-                "turns are whole: at 8,192 it kept the same eleven turns as dropping, and itself beside them",
+                "at 8,192 it kept the same eleven turns as dropping, and itself beside them",
             ),
             Option(
                 "C",
