@@ -205,7 +205,11 @@ def _broken(parts: tuple[list[Message], list[list[Message]]], defect: str, at: i
     return _flat(system, turns)
 
 
-BROKEN_CONVERSATION = st.builds(_broken, STRUCTURE, st.sampled_from(DEFECTS), st.integers(0, 11), st.integers(0, 5))
+# One branch per defect, each as likely as the others: drawn from one sampled_from, a run of 120 derandomized
+# inputs could miss a defect altogether (it once drew no "two users").
+BROKEN_CONVERSATION = st.one_of(
+    *[st.builds(_broken, STRUCTURE, st.just(defect), st.integers(0, 11), st.integers(0, 5)) for defect in DEFECTS]
+)
 NOT_A_CONVERSATION = st.sampled_from([[], [{"role": "system", "content": "Be brief."}]])
 
 # --- q9.1: group_turns -------------------------------------------------------------------------------------
