@@ -195,7 +195,13 @@ def run_without(modules: list[str], *argv: str, cwd: Path) -> subprocess.Complet
 
 
 SITE_MODULES = {"latex2mathml": "latex2mathml", "pagefind_bin": "pagefind-bin", "nbconvert": "nbconvert"}
-GRADER_MODULES = {"tqdm": "tqdm", "psutil": "psutil", "yaml": "pyyaml", "nbclient": "nbclient"}
+GRADER_MODULES = {
+    "tqdm": "tqdm",
+    "psutil": "psutil",
+    "yaml": "pyyaml",
+    "nbclient": "nbclient",
+    "jsonschema": "jsonschema",
+}
 
 
 @pytest.mark.parametrize("module", sorted(SITE_MODULES))

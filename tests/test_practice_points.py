@@ -1,13 +1,14 @@
 """Practice inside every lesson: how a lesson asks its learner as they read (packer.checking.practice).
 
-Every lesson with practice points holds each of them as three cells, in the order its module lists them: a
-Markdown cell headed `### Practice N.M · kind · objective K` (for a choose point, its options as `- **A.** ...`),
-the code cell that answers it (`predict("pN.M", ...)`, `write("pN.M", ...)` or `choose("pN.M")`), and a Markdown
-cell with the worked answer folded in `<details>`, whose first Python block answers it. Between the lesson's
-start, its practice points and its key points lie at most 800 words of prose (about four minutes at 200 words a
-minute), every learning objective is practised, the prose before the key points is at most 3,500 words, and the
-last cell shows the lesson's progress. Words are counted as `\\w+` runs in the Markdown, code blocks and folded
-worked answers left out (the count issue 52 measured the lessons with)."""
+Every lesson in notebooks/ has practice points, in a module named after it (packer/checking/practice/
+lesson_NN_<slug>.py; a lesson without one fails), and holds each of them as three cells, in the order its module
+lists them: a Markdown cell headed `### Practice N.M · kind · objective K` (for a choose point, its options as
+`- **A.** ...`), the code cell that answers it (`predict("pN.M", ...)`, `write("pN.M", ...)` or
+`choose("pN.M")`), and a Markdown cell with the worked answer folded in `<details>`, whose first Python block
+answers it. Between the lesson's start, its practice points and its key points lie at most 800 words of prose
+(about four minutes at 200 words a minute), every learning objective is practised, the prose before the key
+points is at most 3,500 words, and the last cell shows the lesson's progress. Words are counted as `\\w+` runs in
+the Markdown, code blocks and folded worked answers left out (the count issue 52 measured the lessons with)."""
 
 from __future__ import annotations
 
@@ -95,15 +96,32 @@ def prose_before_key_points(nb: nbformat.NotebookNode) -> int:
     return sum(count for _, count in segments(nb))
 
 
-LESSONS = list(BY_LESSON)
+# Every lesson in notebooks/ (NN_<slug>.ipynb), whether or not it has a practice module: a lesson without one fails.
+LESSONS = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 TAUGHT = [slug for slug in LESSONS if slug != "00_start_here"]  # 00 shows one point of each kind; 01-09 teach
+
+
+def points_of(slug: str) -> tuple:
+    """The lesson's practice points, from its module in packer/checking/practice/ (which it must have)."""
+    assert slug in BY_LESSON, f"{slug} has no practice points: write packer/checking/practice/lesson_{slug}.py"
+    return BY_LESSON[slug]
+
+
+def test_the_lessons_are_found_in_notebooks_and_every_module_is_a_lesson():
+    assert TAUGHT and all(slug[:2].isdigit() for slug in LESSONS)
+    assert set(BY_LESSON) <= set(LESSONS), f"a practice module names no lesson: {sorted(set(BY_LESSON) - set(LESSONS))}"
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_every_lesson_has_its_practice_module(slug):
+    points_of(slug)
 
 
 @pytest.mark.parametrize("slug", LESSONS)
 def test_the_lesson_asks_its_points_in_order_each_as_three_cells(slug):
     nb = notebook(slug)
     held = asked(nb)
-    assert [a.pid for a in held] == [p.pid for p in BY_LESSON[slug]]
+    assert [a.pid for a in held] == [p.pid for p in points_of(slug)]
     for a in held:
         found = POINTS[a.pid]
         assert (a.kind, a.objective) == (found.kind, found.objective), a.pid
@@ -121,19 +139,19 @@ def test_the_lesson_asks_its_points_in_order_each_as_three_cells(slug):
 def test_every_point_practises_one_of_the_lessons_numbered_objectives(slug):
     listed = objectives(notebook(slug))
     assert listed, "the objectives are a numbered list"
-    assert all(1 <= p.objective <= len(listed) for p in BY_LESSON[slug])
+    assert all(1 <= p.objective <= len(listed) for p in points_of(slug))
 
 
 @pytest.mark.parametrize("slug", TAUGHT)
 def test_every_objective_is_practised_before_the_exercise(slug):
-    practised = {p.objective for p in BY_LESSON[slug]}
+    practised = {p.objective for p in points_of(slug)}
     assert practised == set(range(1, len(objectives(notebook(slug))) + 1)), f"practised: {sorted(practised)}"
 
 
 @pytest.mark.parametrize("slug", TAUGHT)
 def test_a_lesson_asks_at_least_four_times_at_most_800_words_apart(slug):
     nb = notebook(slug)
-    assert len(BY_LESSON[slug]) >= FEWEST_POINTS
+    assert len(points_of(slug)) >= FEWEST_POINTS
     stretches = segments(nb)
     assert all(count <= MOST_WORDS_BETWEEN for _, count in stretches), stretches
     assert prose_before_key_points(nb) <= MOST_WORDS_BEFORE_KEY_POINTS
@@ -154,7 +172,7 @@ def test_the_saved_lesson_shows_each_point_unanswered_and_its_last_cell_the_prog
     assert last.cell_type == "code" and last.source.strip() == f'progress("{slug}")'
     (output,) = last.outputs
     assert output["data"]["text/plain"].startswith(
-        f"Practice in this lesson: 0 of {len(BY_LESSON[slug])} answered right in this kernel"
+        f"Practice in this lesson: 0 of {len(points_of(slug))} answered right in this kernel"
     )
 
 

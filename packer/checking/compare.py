@@ -3,7 +3,8 @@
 `plain` compares by content and by kind (a list is not the pair asked for, 90.0 is not 90); `_Outcome` is
 what one call did (returned a value or raised), and `_agree` says whether two outcomes agree. A prediction
 is compared by its annotated type first (`type_difference`), then `_predict_hint` says which of its items
-are wrong, never what the expected value is.
+are wrong, never what the expected value is. Any other result whose type differs from the reference's is told
+so first (`kind_difference`): two long results that differ in one bracket are hard to tell apart.
 """
 
 from __future__ import annotations
@@ -82,6 +83,59 @@ def type_difference(wanted: Any, value: Any, where: str = "") -> str | None:
         )
         return next((difference for difference in found if difference), None)
     return None
+
+
+def _alike(value: Any) -> Any:
+    """The value with the kinds plain() keeps apart erased: lists and tuples alike, 1, 1.0 and True alike."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_alike(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _alike(item) for key, item in value.items()}
+    return value
+
+
+def _scalar(value: Any) -> str:
+    """` (value)` for a number, bool, None or short str: what tells 1.0 from 1; nothing for a container."""
+    if value is None or isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= 40):
+        return f" ({_show(value)})"
+    return ""
+
+
+def kind_difference(expected: Any, actual: Any, where: str = "") -> str | None:
+    """Where a result's type first differs from the reference's ("it returned a list; the reference returns a
+    tuple", "element 1 of item 1 is a list; the reference's is a tuple"), or None when the types agree all
+    through. Lists and tuples are walked item by item, dicts key by key."""
+    if type(expected) is not type(actual):
+        got, wanted = _a(type(actual).__name__), _a(type(expected).__name__)
+        if where:
+            return f"{where} is {got}{_scalar(actual)}; the reference's is {wanted}{_scalar(expected)}"
+        return f"it returned {got}{_scalar(actual)}; the reference returns {wanted}{_scalar(expected)}"
+    if isinstance(expected, (list, tuple)):
+        part = "item" if isinstance(expected, tuple) else "element"
+        for number, (want, got) in enumerate(zip(expected, actual), 1):
+            found = kind_difference(want, got, f"{part} {number}{' of ' + where if where else ''}")
+            if found:
+                return found
+    if isinstance(expected, dict):
+        for key in expected:
+            if key in actual:
+                found = kind_difference(expected[key], actual[key], f"{key!r}{' of ' + where if where else ''}")
+                if found:
+                    return found
+    return None
+
+
+def type_note(expected: Any, actual: Any) -> str | None:
+    """What a failure says first when the two results differ in type: the difference, and whether it is the
+    only one."""
+    found = kind_difference(expected, actual)
+    if found is None:
+        return None
+    try:
+        only = _alike(expected) == _alike(actual)
+    except Exception:
+        only = False
+    return f"only the type differs: {found}" if only else found
 
 
 def _predict_hint(expected: Any, actual: Any) -> str:

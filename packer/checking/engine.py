@@ -28,7 +28,17 @@ from typing import Any
 from hypothesis.errors import Flaky, NoSuchExample
 from hypothesis.strategies import SearchStrategy
 
-from packer.checking.compare import PREDICT_NOTE, _a, _agree, _Outcome, _predict_hint, plain, type_difference, type_name
+from packer.checking.compare import (
+    PREDICT_NOTE,
+    _a,
+    _agree,
+    _Outcome,
+    _predict_hint,
+    plain,
+    type_difference,
+    type_name,
+    type_note,
+)
 from packer.checking.feedback import _short, _show, first_difference, show_call
 from packer.checking.inputs import Once  # imported with the engine: the grader's fresh copy must use its own
 from packer.checking.limits import (
@@ -336,6 +346,9 @@ def _evaluate(question: Question, answer: Any, generated: list[tuple] | None = N
         expected, actual = pair
         expected_text, actual_text = _expected_text(expected), actual.shown
         if not expected.raised and not actual.raised and expected.text is None and actual.text is None:
+            if question.normalize is plain:  # the kinds a custom comparison looks at are its own
+                kind = type_note(expected.returned, actual.returned)
+                detail += f": {kind}" if kind else ""
             expected_text, actual_text = first_difference(expected.full, actual.full)
             if expected_text.startswith("…"):
                 at = next(

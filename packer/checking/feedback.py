@@ -2,13 +2,15 @@
 
 A failing input is shown as a call the learner can paste into a cell (`show_call`: functions by name,
 never shortened); results are shown without memory addresses and shortened to a window around their first
-difference (`first_difference`), so that the same answer always reads the same.
+difference (`first_difference`), so that the same answer always reads the same. Strings that would print alike
+but differ (`'\xe9'` and `'e\u0301'`, é in two Unicode normal forms) are told apart by escapes (`_distinct`).
 """
 
 from __future__ import annotations
 
 import re
 import types
+import unicodedata
 from typing import Any
 
 _SHOWN = 240  # characters of a value shown in feedback before it is shortened
@@ -16,9 +18,23 @@ _BEFORE = 40  # characters shown before the first difference of two long results
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
+def _distinct(text: str) -> str:
+    """The text, or, when it is not in Unicode's composed normal form (NFC), the text with every combining mark
+    and every character NFC would replace written as an escape (`\u0301`): `'e\u0301'` prints as `'é'` otherwise,
+    exactly as `'\xe9'` does, and a learner could not see why the two ids differ. In a repr the escape is still
+    valid Python, so a counterexample stays pasteable."""
+    if unicodedata.is_normalized("NFC", text):
+        return text
+    return "".join(
+        ascii(char)[1:-1] if unicodedata.combining(char) or unicodedata.normalize("NFC", char) != char else char
+        for char in text
+    )
+
+
 def _clean(text: str) -> str:
-    """Feedback text without memory addresses (it must not change from run to run)."""
-    return _ADDRESS.sub("", text)
+    """Feedback text without memory addresses (it must not change from run to run), and with strings that would
+    print alike told apart (`_distinct`)."""
+    return _distinct(_ADDRESS.sub("", text))
 
 
 def _short(text: str) -> str:

@@ -47,8 +47,13 @@ EXAMPLE = [
     {"text": "delta", "token_count": 20},
 ]
 BUDGET = st.one_of(st.just(0), st.integers(0, 150))
+# A one-shot generator of at least one chunk under a budget its first chunk always fits (no COST exceeds 60): an
+# answer that reads its input twice (checks it, then packs what is left) returns ("", 0) where one chunk was due.
+# ANY_CHUNKS alone rarely draws that among the defect branches below.
+ONE_SHOT_THAT_FITS = st.tuples(st.lists(CHUNK, min_size=1, max_size=7).map(once), st.integers(60, 150), SEPARATOR)
 CHUNK_INPUTS_MAYBE_BAD = st.one_of(  # valid input, or valid input with one defect (one branch per kind), or two
     st.tuples(ANY_CHUNKS, BUDGET, SEPARATOR),
+    ONE_SHOT_THAT_FITS,
     *[st.tuples(ANY_CHUNKS, bad, SEPARATOR) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
     st.tuples(CHUNKS_ONE_BAD, BUDGET, SEPARATOR),
     st.tuples(CHUNKS_ONE_BAD.map(once), BUDGET, SEPARATOR),
@@ -56,8 +61,18 @@ CHUNK_INPUTS_MAYBE_BAD = st.one_of(  # valid input, or valid input with one defe
     st.tuples(ANY_CHUNKS, BUDGET, st.sampled_from([0, None, b"\n\n"])),
     st.tuples(CHUNKS_ONE_BAD, NOT_A_COUNT, SEPARATOR),
 )
+# A first chunk over the budget, then chunks that may fit, with a separator that costs: the first chunk kept is
+# not the first given, and carries no separator (an answer that charges it by position is one separator over).
+FIRST_TOO_BIG = st.builds(
+    lambda big, rest, budget, separator_tokens: ([{**big, "token_count": budget + 1}, *rest], budget, separator_tokens),
+    CHUNK_DICT,
+    st.lists(CHUNK, min_size=1, max_size=6),
+    st.integers(0, 60),
+    st.integers(1, 12),
+)
 CHARGED_INPUTS_MAYBE_BAD = st.one_of(
     st.tuples(ANY_CHUNKS, BUDGET, st.integers(0, 12)),
+    FIRST_TOO_BIG,
     *[st.tuples(ANY_CHUNKS, BUDGET, bad) for bad in (NEGATIVE, BOOL, NOT_AN_INT)],
     *[st.tuples(ANY_CHUNKS, bad, st.integers(0, 12)) for bad in (NEGATIVE, BOOL)],
     st.tuples(CHUNKS_ONE_BAD, BUDGET, st.integers(0, 12)),

@@ -17,11 +17,14 @@ import packer.utf8
 from packer.checking import variants
 from packer.checking.engine import Question
 from packer.checking.inputs import once
+from packer.checking import linear
 from packer.checking.linear import linear_in_passages
 from packer.checking.questions_shared import (
     ANY_PASSAGES,
     BAD_CONTAINER,
     BOOL,
+    FOLDED_PASSAGE_LIST,
+    LONG_TEXT,
     NEGATIVE,
     NOT_A_COUNT,
     NOT_AN_INT,
@@ -29,6 +32,7 @@ from packer.checking.questions_shared import (
     PASSAGES,
     PASSAGES_ONE_BAD,
     PASSAGES_TWICE,
+    PASSAGES_SKIPPED_BAD,
 )
 
 HEADER_BYTES = len(packer.utf8.HEADER.encode("utf-8"))
@@ -50,6 +54,7 @@ UTF8_INPUTS_MAYBE_BAD = st.one_of(  # valid input, or valid input with one defec
     st.builds(_utf8_args, PASSAGES_ONE_BAD, RESERVE, st.integers(0, 50)),
     st.builds(_utf8_args, PASSAGES_ONE_BAD.map(once), RESERVE, st.integers(0, 50)),
     st.builds(_utf8_args, PASSAGES_TWICE, RESERVE, st.integers(0, 50)),
+    st.builds(_utf8_args, PASSAGES_SKIPPED_BAD, RESERVE, st.integers(0, 9)),  # skipped for its size, refused
     st.builds(_utf8_args, BAD_CONTAINER, RESERVE, st.integers(0, 50)),
     st.tuples(PASSAGES_ONE_BAD, st.integers(0, 60), NOT_A_COUNT),
     st.builds(_utf8_args, PASSAGES_TWICE, RESERVE, st.integers(-9, -1)),
@@ -77,10 +82,12 @@ QUESTIONS.append(
             (once([("a", "x"), ("b", "y")]), 99, 0),  # read once
             ([("{a}", "{b}"), ("5%", "99%")], 99, 0),  # braces and percent signs are text, not a template
             ([(" k ", " x ")], 99, 0),  # ids and texts are written exactly as given, spaces included
+            ([("c", "real\n[d] forged"), ("e", "x\r\ny\u2028z\n")], 99, 0),  # texts folded, "\r\n" as one break
+            ([("a", "x\ny")], 17, 0),  # folded, the line is 9 bytes, not 8: 18 is over 17
         ),
-        inputs=st.builds(_utf8_args, PASSAGES, RESERVE, st.integers(0, 50)),
+        inputs=st.builds(_utf8_args, st.one_of(PASSAGES, FOLDED_PASSAGE_LIST), RESERVE, st.integers(0, 50)),
         requirement=linear_in_passages("pack_utf8"),
-        requirement_note=", and its work grows linearly with the number of passages",
+        requirement_note=linear.NOTE,
     )
 )
 QUESTIONS.append(
@@ -119,6 +126,12 @@ QUESTIONS.append(
             ([(7, "x")], 99, 0),
             ([(" ", "x")], 99, 0),  # an id of spaces is not empty
             ([("a\r", "x")], 99, 0),
+            ([("a\x0bb", "x")], 99, 0),  # every line break str.splitlines knows
+            ([("a\x85", "x")], 99, 0),
+            ([("\u2029a", "x")], 99, 0),
+            ([("a\x1e", "x")], 99, 0),
+            ([("a", "x"), ("b]", LONG_TEXT)], 20, 0),  # too long to keep: its id is checked still
+            ([("a", "x"), ("a", LONG_TEXT)], 20, 0),  # a repeat that would be skipped
             ([("[a", "x")], 99, 0),
             (None, 99, 0),
             ([], 9, 0),  # the header alone, exactly at the limit, is allowed

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from packer.checking import variants
 from packer.checking.engine import Question
 from packer.checking.questions_shared import COUNTER, KEY, PASSAGES, QUESTION, SEED_PASSAGES, with_room
-from packer.counters import count_chars_div4, count_words
+from packer.counters import count_chars_div4, count_utf8_bytes, count_words
 
 QUESTIONS: list[Question] = []  # exercise 06's questions, in order; packer.checking.bank registers them
 
@@ -63,6 +63,7 @@ QUESTIONS.append(
             ("why", [], 4, count_words),
             ("why", [("a", "aaaaa"), ("b", "b")], 8, count_chars_div4),
             ("why", SEED_PASSAGES, 6, count_words),
+            ("why", [("a", "x\ny"), ("b", "z")], 38, count_utf8_bytes),  # render folds: a's prompt is 39 bytes
         ),
         inputs=st.builds(with_room, QUESTION, PASSAGES, st.integers(0, 40), COUNTER),
     )

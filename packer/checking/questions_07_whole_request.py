@@ -40,12 +40,14 @@ from packer.checking.questions_shared import (
     BAD_CONTAINER,
     BOOL,
     KEY,
+    LONG_TEXT,
     NEGATIVE,
     NOT_A_COUNT,
     NOT_AN_INT,
     PASSAGES,
     PASSAGES_ONE_BAD,
     PASSAGES_TWICE,
+    PASSAGES_SKIPPED_BAD,
     PASSAGES_TWINS,
     QUESTION,
     SEED_PASSAGES,
@@ -107,6 +109,7 @@ QUESTIONS.append(
             ("what is {x}?", [("{a}", "{b}"), ("5%", "99%")], 99, 9, count_template_div4, "{y} 100%"),
             ("why", [(" k ", " x ")], 99, 9, count_template_div4, " sys "),  # written exactly as given
             ("why", [["a", "one two"]], 20, 5, count_request_words),  # a pair may be a list
+            ("why", [("a", "a\nb\nc\nd")], 18, 0, count_template_div4),  # folded, the request measures 19
         ),
         inputs=st.builds(_request_args, QUESTION, PASSAGES, SYSTEM, st.integers(0, 40), MAX_OUTPUT, REQUEST_COUNTER),
     )
@@ -152,6 +155,14 @@ QUESTIONS.append(
             ("why", [("[a", "x")], 99, 5, count_request_words),
             ("why", [("a\nb", "x")], 99, 5, count_request_words),
             ("why", [("a\r", "x")], 99, 5, count_request_words),
+            ("why", [("a\x0bb", "x")], 99, 5, count_request_words),  # every line break str.splitlines knows
+            ("why", [("a\x85", "x")], 99, 5, count_request_words),
+            ("why", [("\u2028a", "x")], 99, 5, count_request_words),
+            ("why", [("a\x1c", "x")], 99, 5, count_request_words),
+            ("why", [("b]", LONG_TEXT)], 20, 5, count_request_words),  # too long to keep: its id is checked still
+            ("why", [("", LONG_TEXT)], 20, 5, count_request_words),
+            ("why", [("b\u2029", LONG_TEXT)], 20, 5, count_request_words),
+            ("why", [("a", "x"), ("a", LONG_TEXT)], 20, 5, count_request_words),  # a repeat that would be skipped
             ("why", [(1, "x")], 99, 5, count_request_words),
             ("why", [("a", None)], 99, 5, count_request_words),
             ("why", ["ab"], 99, 5, count_request_words),  # unpacks into two characters, but is not a pair
@@ -194,6 +205,9 @@ QUESTIONS.append(
                 _request_args, QUESTION, PASSAGES_ONE_BAD, SYSTEM, st.integers(0, 30), MAX_OUTPUT, REQUEST_COUNTER
             ),
             st.builds(_request_args, QUESTION, PASSAGES_TWICE, SYSTEM, st.integers(0, 30), MAX_OUTPUT, REQUEST_COUNTER),
+            st.builds(  # a bad or repeated id on a passage too long for the room left: refused all the same
+                _request_args, QUESTION, PASSAGES_SKIPPED_BAD, SYSTEM, st.integers(0, 3), MAX_OUTPUT, REQUEST_COUNTER
+            ),
             st.builds(
                 _request_args,
                 QUESTION,

@@ -63,6 +63,15 @@ def words_then_minus_1(messages: list[dict]) -> int:
     return count_message_words(messages)
 
 
+def words_then_minus_1_at_3(messages: list[dict]) -> int:
+    """A broken request counter: count_message_words for a request of one or two turns (user messages), -1 once it
+    holds three. Only the order q9.2 prescribes (the whole request first, then the oldest turn dropped, ...) is
+    sure to meet it: growing the request from the latest turn, or halving, can stop before any three turns."""
+    if sum(message["role"] == "user" for message in messages) > 2:
+        return -1
+    return count_message_words(messages)
+
+
 CONVERSATION_COUNTERS = (count_message_words, count_request_words, count_template_div4)
 
 
@@ -92,7 +101,8 @@ def _flat(system: list[Message], turns: list[list[Message]]) -> list[Message]:
 # A turn is made from a shape (the steps after the user's message), the user's text and the size of its tool
 # results. Texts are whitespace words (words decide count_message_words); tool results are 4 to 18 words, mostly
 # more than the placeholder's 6, the bulk of a conversation as in the lesson's search agent. Call ids start again at c1 in every turn (an id need only be
-# unique within its turn); "swapped" is a call of two tools answered in the other order.
+# unique within its turn); "swapped" is a call of two tools answered in the other order; "nested" is two call
+# messages in a row, the second answered first (the first call is still awaited when the second is made).
 TEXTS = ("", "a", "b c", "a b c", "ab", "日 a")
 SHAPES = (
     ("reply",),
@@ -105,24 +115,32 @@ SHAPES = (
     ("call",),
     ("calls",),
     ("call", "swapped"),
+    ("nested", "reply"),
 )
 RESULT_WORDS = ("doc", "p1 x", "日")
 
 
 def _make_turn(shape: tuple[str, ...], text: str, size: int) -> list[Message]:
     """A turn of the given shape: the user's message, then replies and tool rounds (a call of one or two tools,
-    then their results), the n-th result of the turn `size + n` words long."""
+    then their results; or two calls of one tool each, answered last first), the n-th result of the turn `size +
+    n` words long."""
     messages, made = [_user(text)], 0
+
+    def result(key: str) -> Message:
+        words = size + int(key[1:])
+        return _result(key, " ".join([RESULT_WORDS[words % 3]] * words))
+
     for step in shape:
         if step == "reply":
             messages.append(_reply(text[::-1]))
             continue
         ids = [f"c{made + n}" for n in range(1, 2 if step == "call" else 3)]
         made += len(ids)
+        if step == "nested":
+            messages += [_call(ids[0]), _call(ids[1]), result(ids[1]), result(ids[0])]
+            continue
         messages.append(_call(*ids))
-        for key in ids[::-1] if step == "swapped" else ids:
-            words = size + int(key[1:])
-            messages.append(_result(key, " ".join([RESULT_WORDS[words % 3]] * words)))
+        messages += [result(key) for key in (ids[::-1] if step == "swapped" else ids)]
     return messages
 
 
@@ -144,6 +162,9 @@ def _pool(size: int, seed: int = 9) -> list[tuple[list[Message], list[list[Messa
 # second) and a counterexample shrinks towards the smallest conversations, which come first.
 POOL = _pool(400)
 STRUCTURE = st.integers(0, len(POOL) - 1).map(POOL.__getitem__)
+# The conversations of three turns or more: where dropping the oldest turns first and any other order part.
+LONG_POOL = [parts for parts in POOL if len(parts[1]) >= 3]
+LONG_STRUCTURE = st.integers(0, len(LONG_POOL) - 1).map(LONG_POOL.__getitem__)
 
 
 CONVERSATION = STRUCTURE.map(lambda parts: _flat(*parts))
@@ -156,8 +177,11 @@ DEFECTS = (
     "two users",
     "result without call",
     "result twice",
+    "result twice, apart",
+    "result before its call",
     "result of an earlier turn",
     "dangling call",
+    "dangling call, another call after it",
     "call id twice",
 )
 
@@ -193,6 +217,11 @@ def _broken(parts: tuple[list[Message], list[list[Message]]], defect: str, at: i
     answer = next(index for index, message in enumerate(turns[t]) if message.get("tool_call_id") == key)
     if defect == "result twice":
         turns[t].insert(answer + 1, turns[t][answer])
+    elif defect == "result twice, apart":  # the second result after a reply, not next to the first
+        turns[t] += [_reply("and"), turns[t][answer]]
+    elif defect == "result before its call":  # the result moved to just before the message that calls it
+        result = turns[t].pop(answer)
+        turns[t].insert(m, result)
     elif defect == "result of an earlier turn":
         if t + 1 < len(turns):
             turns[t + 1].append(_result(key, "late"))
@@ -200,12 +229,19 @@ def _broken(parts: tuple[list[Message], list[list[Message]]], defect: str, at: i
             turns.append([_user("next"), _result(key, "late")])
     elif defect == "dangling call":
         del turns[t][answer]
+    elif defect == "dangling call, another call after it":  # still unanswered when the next call is made
+        del turns[t][answer]
+        turns[t][m + 1 : m + 1] = [_call("c8"), _result("c8", "r")]
     else:  # "call id twice": the same id called again in the same turn, and answered
         turns[t] += [_call(key), _result(key, "again")]
     return _flat(system, turns)
 
 
-BROKEN_CONVERSATION = st.builds(_broken, STRUCTURE, st.sampled_from(DEFECTS), st.integers(0, 11), st.integers(0, 5))
+# One branch per defect, each as likely as the others: drawn from one sampled_from, a run of 120 derandomized
+# inputs could miss a defect altogether (it once drew no "two users").
+BROKEN_CONVERSATION = st.one_of(
+    *[st.builds(_broken, STRUCTURE, st.just(defect), st.integers(0, 11), st.integers(0, 5)) for defect in DEFECTS]
+)
 NOT_A_CONVERSATION = st.sampled_from([[], [{"role": "system", "content": "Be brief."}]])
 
 # --- q9.1: group_turns -------------------------------------------------------------------------------------
@@ -241,6 +277,10 @@ GROUP_CASES = (
     ([_user("a"), _call("c1")],),  # the latest turn's call needs its result too
     ([_user("a"), _call("c1"), _result("c1", "x"), _call("c1"), _result("c1", "y"), _user("b")],),  # id twice
     ([_user("a"), _call("c1", "c1"), _result("c1", "x"), _result("c1", "y"), _user("b")],),  # in one call
+    ([_user("a"), _result("c1", "x"), _call("c1"), _reply("b"), _user("c")],),  # a result before its call
+    ([_user("a"), _call("c1"), _call("c2"), _result("c2", "y"), _reply("b")],),  # c1 unanswered, c2 called
+    ([_user("a"), _call("c1"), _call("c2"), _result("c2", "y"), _result("c1", "x"), _reply("b")],),  # both: valid
+    ([_user("a"), _call("c1", "c2"), _result("c1", "x"), _result("c2", "y"), _result("c1", "z"), _reply("b")],),
 )
 GROUP_INPUTS = st.one_of(st.tuples(CONVERSATION), st.tuples(BROKEN_CONVERSATION), st.tuples(NOT_A_CONVERSATION))
 
@@ -314,6 +354,10 @@ HISTORY_CASES = (
     (TRIM, 50, always_1_0),
     (TRIM, 50, always_true),
     (TRIM, 50, words_then_minus_1),  # fine on the system prompt and the latest turn, -1 with an earlier one
+    (TRIM, 20, words_then_minus_1_at_3),  # -1 on the whole request (three turns), the first one measured after
+    (TRIM, 45, words_then_minus_1_at_3),  # the base: its order is prescribed, so every answer meets the -1
+    (TRIM, 0, count_message_words),  # a limit of 0 under a base of 11: ValueError, like any limit under it
+    (TRIM, 0, count_template_div4),
     ([_user("a b c")], 7, words_then_minus_1),  # one turn: never -1
     ([_user("a"), _call("c1"), _reply("b"), _user("c")], 99, count_message_words),  # q9.1's rules
     ([_user("a"), {"role": "bot", "content": "b"}], 99, count_message_words),
@@ -323,10 +367,18 @@ HISTORY_CASES = (
 VALID_HISTORY = st.builds(
     _history_args, STRUCTURE, st.integers(0, 3), st.sampled_from([0, -1, -1, 1]), st.sampled_from(CONVERSATION_COUNTERS)
 )
-HISTORY_INPUTS = st.one_of(  # valid input twice as often as each kind of defect
+LONG_HISTORY = st.builds(  # one or two of three or more turns dropped: the order of the measurements shows
+    _history_args, LONG_STRUCTURE, st.integers(1, 2), st.sampled_from([0, -1]), st.sampled_from(CONVERSATION_COUNTERS)
+)
+HISTORY_INPUTS = st.one_of(  # valid input three times as often as each kind of defect
     VALID_HISTORY,
     VALID_HISTORY,
+    LONG_HISTORY,
     st.builds(_history_under, STRUCTURE, st.integers(1, 4), st.sampled_from(CONVERSATION_COUNTERS)),
+    st.tuples(CONVERSATION, st.just(0), st.sampled_from(CONVERSATION_COUNTERS)),  # a limit of 0: under every base
+    st.builds(  # a counter that breaks on three turns: the prescribed order meets it first thing after the base
+        _history_args, LONG_STRUCTURE, st.integers(0, 3), st.sampled_from([0, -1, 1]), st.just(words_then_minus_1_at_3)
+    ),
     st.tuples(CONVERSATION, NOT_A_LIMIT, st.sampled_from((*CONVERSATION_COUNTERS, always_0))),
     st.tuples(
         CONVERSATION, st.integers(40, 99), st.sampled_from([*BROKEN_COUNTERS, words_then_minus_1, None, "count"])
@@ -367,9 +419,11 @@ def _policy_args(parts: tuple, k: int, offset: int, cleared: bool, count: Any, k
     return flat, max(base, _suffix_count(parts, k, count) + offset), count, keep_last
 
 
+# Each turn's call has an id of its own (c1, c2, c3; an id need only be unique within its turn), so that a
+# counterexample shows which result differs.
 LONG_TURN = [_user("why"), _call("c1"), _result("c1", " ".join(["doc"] * 20)), _reply("because")]
-OTHER_TURN = [_user("how"), _call("c1"), _result("c1", " ".join(["page"] * 12)), _reply("so")]
-AGENT = [SYSTEM, *LONG_TURN, *OTHER_TURN, _user("now"), _call("c1"), _result("c1", "a b c d e")]
+OTHER_TURN = [_user("how"), _call("c2"), _result("c2", " ".join(["page"] * 12)), _reply("so")]
+AGENT = [SYSTEM, *LONG_TURN, *OTHER_TURN, _user("now"), _call("c3"), _result("c3", "a b c d e")]
 POLICY_CASES = (
     # count_message_words: the system prompt 6, LONG_TURN 5 + 6 + 24 + 5 = 40, OTHER_TURN 5 + 6 + 16 + 5 = 32, the
     # latest turn 5 + 6 + 9 = 20; a cleared result measures 4 + 6 = 10. As it is, the requests measure 98, 58
@@ -506,4 +560,5 @@ __all__ = [
     "REFERENCE_MODULES",
     "count_message_words",
     "words_then_minus_1",
+    "words_then_minus_1_at_3",
 ]

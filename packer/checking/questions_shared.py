@@ -31,12 +31,29 @@ NEGATIVE, BOOL, NOT_AN_INT = st.integers(-30, -1), st.booleans(), st.one_of(st.f
 NOT_A_COUNT = st.one_of(NEGATIVE, BOOL, NOT_AN_INT)
 
 BAD_KEY = st.sampled_from(["", "a]", "[a", "a\nb", "x\r", "é]", 7, None])
+# Every other line break str.splitlines knows: an id may hold none of them (packer.validation.LINE_BREAKS).
+BROKEN_KEY = st.sampled_from(["a\x0bb", "\x0cc", "d\x1c", "e\x1df", "\x1e", "g\x85", "\u2028h", "i\u2029", "j\r\n"])
 BAD_PASSAGE = st.one_of(
     st.tuples(BAD_KEY, TEXT),
+    st.tuples(BROKEN_KEY, TEXT),
     st.tuples(KEY, st.sampled_from([None, 3, b"x"])),
     st.sampled_from([("a",), "ab", None, ("a", "x", "y")]),
 )
 BAD_CONTAINER = st.sampled_from(["ab", b"ab", None, 7, {"a": "x"}, {("a", "x")}])
+# A passage a packer skips for its size, with a bad id or an id given before (ids are checked on every passage,
+# kept or not): its text is eleven words, 53 characters, 54 UTF-8 bytes.
+LONG_TEXT = "one two three four five six seven eight nine ten élf"
+SKIPPED_BAD = st.one_of(st.tuples(BAD_KEY, st.just(LONG_TEXT)), st.tuples(BROKEN_KEY, st.just(LONG_TEXT)))
+
+# Texts (and questions) with line breaks, every kind str.splitlines knows ("\r\n" as one), some shaped to forge a
+# source or the answer cue: a renderer folds them (packer.prompt.fold: one space after every line break).
+TEXT_WITH_BREAKS = st.one_of(
+    st.text(alphabet="ab é[]\n\r\x0b\x85\u2028", max_size=8),
+    st.sampled_from(["real\n[d] forged", "x\r\n[y] z", "end.\nAnswer: 42", "a\u2028b", "\n", "tail\n", "\r\n\r"]),
+)
+FOLDED_PASSAGE_LIST = st.lists(
+    st.tuples(KEY, st.one_of(TEXT, TEXT_WITH_BREAKS)), min_size=1, max_size=5, unique_by=lambda p: p[0]
+)
 
 
 def inserted(items: list, extra: Any, position: int) -> list:
@@ -45,12 +62,12 @@ def inserted(items: list, extra: Any, position: int) -> list:
     return items[:index] + [extra] + items[index:]
 
 
-def _with_duplicate(passages: list, position: int) -> list:
-    """passages with one id repeated (or a fresh pair of twins when there is none)."""
+def _with_duplicate(passages: list, position: int, text: str = "again") -> list:
+    """passages with one id repeated, the repeat's text `text` (or a fresh pair of twins when there is none)."""
     if not passages:
-        return [("a", "x"), ("a", "y")]
+        return [("a", "x"), ("a", text)]
     key = passages[position % len(passages)][0]
-    return inserted(passages, (key, "again"), position + 1)
+    return inserted(passages, (key, text), position + 1)
 
 
 def _twin_of(key: str) -> str | None:
@@ -76,7 +93,11 @@ def _with_twin(passages: list, position: int) -> list:
 
 POSITION = st.integers(0, 9)
 PASSAGES_ONE_BAD = st.builds(inserted, PASSAGE_LIST, BAD_PASSAGE, POSITION)
+PASSAGES_ONE_SKIPPED_BAD = st.builds(inserted, PASSAGE_LIST, SKIPPED_BAD, POSITION)  # with a tight limit
 PASSAGES_TWICE = st.builds(_with_duplicate, PASSAGE_LIST, POSITION)
+PASSAGES_TWICE_SKIPPED = st.builds(_with_duplicate, PASSAGE_LIST, POSITION, st.just(LONG_TEXT))
+# Either defect on a passage a tight limit skips (ids are checked on every passage, kept or not).
+PASSAGES_SKIPPED_BAD = st.one_of(PASSAGES_ONE_SKIPPED_BAD, PASSAGES_TWICE_SKIPPED)
 PASSAGES_TWINS = st.builds(_with_twin, PASSAGE_LIST, POSITION)  # ids differing only in case or normal form
 
 

@@ -6,7 +6,7 @@ import importlib.util
 import sys
 
 # The modules `python -m packer.grading` imports that pyproject.toml's [instructor] extra brings, by distribution.
-GRADER = {"nbclient": "nbclient", "psutil": "psutil", "tqdm": "tqdm", "yaml": "pyyaml"}
+GRADER = {"jsonschema": "jsonschema", "nbclient": "nbclient", "psutil": "psutil", "tqdm": "tqdm", "yaml": "pyyaml"}
 
 
 def missing(modules: dict[str, str]) -> list[str]:

@@ -91,8 +91,13 @@ def assemble_context(chunks, max_tokens, separator="\\n\\n"):
 PACK_PROMPT = """
 from collections.abc import Iterable, Mapping, Set
 
+def fold(text):
+    lines = text.splitlines(keepends=True)
+    return "".join(line + " " if line.splitlines()[0] != line else line for line in lines)
+
 def _render(question, passages):
-    return "Question: " + question + "\\nSources:\\n" + "".join(f"[{k}] {t}\\n" for k, t in passages) + "Answer:"
+    lines = "".join(f"[{k}] {fold(t)}\\n" for k, t in passages)
+    return "Question: " + fold(question) + "\\nSources:\\n" + lines + "Answer:"
 
 def _measure(count, text):
     units = count(text)
@@ -113,7 +118,7 @@ def pack_prompt(question, passages, limit, count):
         if not isinstance(item, (list, tuple)) or len(item) != 2:
             raise ValueError(f"not an (id, text) pair: {item!r}")
         key, text = item
-        if not isinstance(key, str) or not key or any(c in key for c in "[]\\r\\n") or key in seen:
+        if not isinstance(key, str) or not key or "[" in key or "]" in key or key.splitlines() != [key] or key in seen:
             raise ValueError(f"bad id {key!r}")
         if not isinstance(text, str):
             raise ValueError(f"text of {key!r} must be a str")
@@ -640,8 +645,12 @@ def test_an_answer_using_packer_count_words_is_credited():
     pack_prompt = learner("""
         import packer.counters
 
+        def fold(text):
+            return "".join(line + " " if line.splitlines()[0] != line else line for line in text.splitlines(True))
+
         def render(question, passages):
-            return "Question: " + question + "\\nSources:\\n" + "".join(f"[{k}] {t}\\n" for k, t in passages) + "Answer:"
+            lines = "".join(f"[{k}] {fold(t)}\\n" for k, t in passages)
+            return "Question: " + fold(question) + "\\nSources:\\n" + lines + "Answer:"
 
         def pack_prompt(question, passages, limit, count=None):
             count = count or packer.counters.count_words  # words unless told otherwise
@@ -858,14 +867,21 @@ def test_short_results_are_shown_whole():
 
 
 # --- q3.1's linear time is graded, and the verdict does not flicker ---------------------------------------
-LINEAR_UTF8 = """
+FOLD = """
+def fold(text):
+    lines = text.splitlines(keepends=True)
+    return "".join(line + " " if line.splitlines()[0] != line else line for line in lines)
+"""
+LINEAR_UTF8 = (
+    FOLD
+    + """
 def pack_utf8(passages, limit, reserve):
     header = "Sources:\\n"
     used, lines, kept = len(header.encode("utf-8")), [header], []
     if used + reserve > limit:
         raise ValueError("header and reserve exceed the limit")
     for key, text in passages:
-        line = f"[{key}] {text}\\n"
+        line = f"[{key}] {fold(text)}\\n"
         size = len(line.encode("utf-8"))
         if used + size + reserve <= limit:
             lines.append(line)
@@ -873,22 +889,26 @@ def pack_utf8(passages, limit, reserve):
             kept.append(key)
     return "".join(lines), kept
 """
-QUADRATIC_UTF8 = """
+)
+QUADRATIC_UTF8 = (
+    FOLD
+    + """
 def pack_utf8(passages, limit, reserve):
     payload, kept = "Sources:\\n", []
     if len(payload.encode("utf-8")) + reserve > limit:
         raise ValueError("header and reserve exceed the limit")
     for key, text in passages:
-        candidate = payload + f"[{key}] {text}\\n"
+        candidate = payload + f"[{key}] {fold(text)}\\n"
         if len(candidate.encode("utf-8")) + reserve <= limit:  # re-encodes everything kept so far
             payload = candidate
             kept.append(key)
     return payload, kept
 """
+)
 
 
 def test_q3_1_grades_linear_work_with_the_same_verdict_20_times_in_a_row():
-    from packer.checking.linear import linear_in_passages
+    from packer.checking.linear import NOTE, linear_in_passages
 
     requirement = linear_in_passages("pack_utf8")
     linear, quadratic = learner(LINEAR_UTF8)["pack_utf8"], learner(QUADRATIC_UTF8)["pack_utf8"]
@@ -896,24 +916,70 @@ def test_q3_1_grades_linear_work_with_the_same_verdict_20_times_in_a_row():
     verdicts = [requirement(quadratic) for _ in range(20)]
     assert len(set(verdicts)) == 1 and verdicts[0] is not None
     detail, shown, expected, actual = verdicts[0]
-    assert detail.startswith("not linear: from 100 to 800 passages") and "characters encoded" in detail
+    assert detail.startswith("not linear: from 100 to 800 passages") and "bytes made by built-in calls" in detail
     assert shown.startswith('pack_utf8([(f"p{i}", "é日x" * 3) for i in range(800)], ')
     assert len(eval(shown, {"pack_utf8": packer.pack_utf8})[1]) == 800, "the input line runs as shown"
     passed, failed = check("q3.1", linear), check("q3.1", quadratic)
-    assert passed.status == PASSED and passed.detail.endswith("its work grows linearly with the number of passages")
+    assert passed.status == PASSED and passed.detail.endswith(NOTE)
     assert failed.status == FAILED and failed.detail == detail
 
 
-def test_an_answer_that_never_calls_encode_is_timed_instead_and_a_linear_one_passes():
-    linear_bytes = learner(
-        LINEAR_UTF8.replace('len(line.encode("utf-8"))', 'len(bytes(line, "utf-8"))').replace(
-            'len(header.encode("utf-8"))', 'len(bytes(header, "utf-8"))'
-        )
-    )["pack_utf8"]
-    from packer.checking.linear import encoded_characters, passages, roomy_limit
+# The same loops, encoding another way: the count does not depend on which way (issue 57: a quadratic loop
+# measured with bytes(...) once passed, and its PASSED line said "its work grows linearly").
+ENCODINGS = {
+    "str.encode": 'len(CANDIDATE.encode("utf-8"))',
+    "bytes()": 'len(bytes(CANDIDATE, "utf-8"))',
+    "bytearray()": 'len(bytearray(CANDIDATE, "utf-8"))',
+    "codecs.encode": 'len(__import__("codecs").encode(CANDIDATE, "utf-8"))',
+    "memoryview": "memoryview(CANDIDATE.encode()).nbytes",
+}
 
-    assert encoded_characters(linear_bytes, (passages(10), roomy_limit(10), 0)) == 0
-    assert check("q3.1", linear_bytes).status == PASSED
+
+@pytest.mark.parametrize("way", ENCODINGS)
+def test_a_quadratic_answer_fails_and_a_linear_one_passes_however_it_encodes(way):
+    measure = ENCODINGS[way]
+    linear = LINEAR_UTF8.replace('len(line.encode("utf-8"))', measure.replace("CANDIDATE", "line")).replace(
+        'len(header.encode("utf-8"))', measure.replace("CANDIDATE", "header")
+    )
+    quadratic = QUADRATIC_UTF8.replace('len(candidate.encode("utf-8"))', measure.replace("CANDIDATE", "candidate"))
+    assert linear != LINEAR_UTF8 or way == "str.encode"
+    passed, failed = check("q3.1", learner(linear)["pack_utf8"]), check("q3.1", learner(quadratic)["pack_utf8"])
+    assert (passed.status, failed.status) == (PASSED, FAILED), (str(passed), str(failed))
+    assert failed.detail.startswith("not linear: from 100 to 800 passages (all kept) the bytes made by built-in")
+
+
+def test_a_payload_grown_with_plus_equals_and_a_running_total_is_linear():
+    """CPython grows `payload += line` in place when nothing watches; under the check's profiler it copies, and
+    that copy is not counted (only bytes made inside built-in calls are)."""
+    grown = (
+        FOLD
+        + """
+def pack_utf8(passages, limit, reserve):
+    payload = "Sources:\\n"
+    used, kept = len(payload.encode("utf-8")), []
+    if used + reserve > limit:
+        raise ValueError("header and reserve exceed the limit")
+    for key, text in passages:
+        line = f"[{key}] {fold(text)}\\n"
+        size = len(line.encode("utf-8"))
+        if used + size + reserve <= limit:
+            payload += line
+            used += size
+            kept.append(key)
+    return payload, kept
+"""
+    )
+    assert check("q3.1", learner(grown)["pack_utf8"]).status == PASSED
+
+
+def test_the_stand_ins_for_bytes_are_removed_after_the_measurement():
+    from packer.checking.linear import measured_work, passages, roomy_limit
+
+    answer = learner(LINEAR_UTF8.replace('len(line.encode("utf-8"))', 'len(bytes(line, "utf-8"))'))["pack_utf8"]
+    work = measured_work(answer, (passages(10), roomy_limit(10), 0))
+    assert work.allocated > 0 and work.steps > 0
+    assert "bytes" not in answer.__globals__ and "bytearray" not in answer.__globals__
+    assert answer(passages(2), 99, 0)[1] == ["p0", "p1"]
 
 
 # --- the container contract: any ordered iterable, read once ---------------------------------------------

@@ -311,3 +311,93 @@ def test_a_prediction_that_raises_or_loops_is_not_told_the_expected_answer():
 def test_the_untouched_predict_stub_is_still_not_attempted():
     stub = learner('def predict_q1_5():\n    raise NotImplementedError("replace this line with your answer")')
     assert check("q1.5", stub["predict_q1_5"]).status == packer.checking.NOT_ATTEMPTED
+
+
+# --- results that differ in type, ids that print alike, and which tool result differs (issue 57) ------------
+def _shown(result) -> str:
+    """The result as the learner reads it, printed too (run with -s to read every message case)."""
+    text = str(result)
+    print(text, end="\n\n")
+    return text
+
+
+def test_a_result_that_differs_only_in_type_says_so_before_the_two_long_lines():
+    as_list = learner("""
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    kept, used = [], 0
+    for chunk in chunks:
+        if used + chunk["token_count"] <= max_tokens:
+            kept.append(chunk["text"])
+            used += chunk["token_count"]
+    return [separator.join(kept), used]
+""")["assemble_context"]
+    text = _shown(run_check("q1.1", as_list))
+    assert text.splitlines()[1] == (
+        "  fixed case 1 of 8 disagrees with the reference: only the type differs: it returned a list; the reference "
+        "returns a tuple"
+    )
+
+
+def test_a_float_for_an_int_is_named_with_both_values():
+    as_float = learner("""
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    kept, used = [], 0.0
+    for chunk in chunks:
+        if used + chunk["token_count"] <= max_tokens:
+            kept.append(chunk["text"])
+            used += chunk["token_count"]
+    return separator.join(kept), used
+""")["assemble_context"]
+    text = _shown(run_check("q1.1", as_float))
+    assert "only the type differs: item 2 is a float (90.0); the reference's is an int (90)" in text
+
+
+def test_a_type_difference_in_a_result_that_also_differs_otherwise_is_named_without_only():
+    lists_and_order = learner("""
+def assemble_context(chunks, max_tokens, separator="\\n\\n"):
+    return [separator.join(chunk["text"] for chunk in chunks), 0]
+""")["assemble_context"]
+    detail = _shown(run_check("q1.1", lists_and_order)).splitlines()[1]
+    assert detail.endswith("disagrees with the reference: it returned a list; the reference returns a tuple")
+
+
+def test_ids_that_print_alike_but_differ_are_shown_with_escapes_and_the_input_still_pastes():
+    """'\\xe9' and 'e\\u0301' (é composed, and e with a combining accent) print alike: shown, one is escaped."""
+    import ast
+
+    normalizing = learner("""
+import unicodedata
+
+def fold(text):
+    return "".join(line + " " if line.splitlines()[0] != line else line for line in text.splitlines(True))
+
+def render_prompt(question, passages):
+    lines = "".join(f"[{unicodedata.normalize('NFC', key)}] {fold(text)}\\n" for key, text in passages)
+    return f"Question: {fold(question)}\\nSources:\\n{lines}Answer:"
+""")["render_prompt"]
+    result = run_check("q2.1", normalizing)
+    text = _shown(result)
+    assert result.status == FAILED
+    assert "e\\u0301" in text and "e\u0301" not in text, "the decomposed é is escaped wherever it is shown"
+    call = result.counterexample
+    arguments = ast.literal_eval(call[call.index("(") :])
+    assert "e\u0301" in repr(arguments), "the escaped input still means the same string"
+
+
+def test_q9_4s_tool_results_have_distinct_ids_so_a_learner_sees_which_differs():
+    from packer.checking.questions_09_conversation import AGENT, POLICY_CASES
+
+    for case in POLICY_CASES:
+        messages = case[0]
+        ids = [message["tool_call_id"] for message in messages if message["role"] == "tool"]
+        assert len(ids) == len(set(ids)), case
+    keeps_all = learner("""
+def clear_then_drop(messages, limit, count, keep_last):
+    if type(keep_last) is not int or keep_last < 0:
+        raise ValueError("keep_last")
+    cleared = [dict(m, content="[tool result cleared to save context]") if m["role"] == "tool" else m for m in messages]
+    return cleared
+""")["clear_then_drop"]
+    text = _shown(run_check("q9.4", keeps_all))
+    assert [m["tool_call_id"] for m in AGENT if m["role"] == "tool"] == ["c1", "c2", "c3"]
+    assert "'tool_call_id': 'c2'" in text or "'tool_call_id': 'c3'" in text

@@ -58,16 +58,25 @@ def check_chunks(chunks, max_tokens, separator, allow_bool=False, chunk_type=Map
     return chunks
 
 
-def check_passages(passages, allow_duplicates=False, forbidden="[]\r\n", pairs=(list, tuple)):
+def bad_id(key, forbidden="[]", breaks=None):
+    """Not a label-safe id: not a str, empty, holding a forbidden character or a line break (`breaks` None: any
+    that str.splitlines knows; else only the characters given)."""
+    if not isinstance(key, str) or not key or any(c in key for c in forbidden):
+        return True
+    return key.splitlines() != [key] if breaks is None else any(c in key for c in breaks)
+
+
+def check_passages(passages, allow_duplicates=False, forbidden="[]", breaks=None, pairs=(list, tuple), ids=True):
+    """The passages as a list, each a pair; with `ids` False the ids are left for the packer to check."""
     passages = as_list("passages", passages)
     seen = set()
     for i, item in enumerate(passages):
         if not isinstance(item, pairs) or len(item) != 2:
             raise ValueError(f"passage {i}: not a pair")
         key, text = item
-        if not isinstance(key, str) or not key or any(c in key for c in forbidden):
+        if ids and bad_id(key, forbidden, breaks):
             raise ValueError(f"passage {i}: bad id")
-        if key in seen and not allow_duplicates:
+        if ids and key in seen and not allow_duplicates:
             raise ValueError(f"passage {i}: duplicate id")
         if not isinstance(text, str):
             raise ValueError(f"passage {i}: text must be a str")
@@ -85,8 +94,16 @@ def good_assemble(chunks, max_tokens, separator="\n\n"):
     return separator.join(kept), used
 
 
-def render(question, passages):
-    return "Question: " + question + "\nSources:\n" + "".join(f"[{k}] {t}\n" for k, t in passages) + "Answer:"
+def fold(text):
+    """Lesson 02's fold: one space after every line break str.splitlines knows."""
+    lines = text.splitlines(keepends=True)
+    return "".join(line + " " if line.splitlines()[0] != line else line for line in lines)
+
+
+def render(question, passages, folded=True):
+    shown = fold if folded else str
+    lines = "".join(f"[{k}] {shown(t)}\n" for k, t in passages)
+    return "Question: " + shown(question) + "\nSources:\n" + lines + "Answer:"
 
 
 def good_pack_prompt(question, passages, limit, count, allow_duplicates=False, **rules):
@@ -126,6 +143,7 @@ def good_pack_utf8(
     reserve_counts=True,
     allow_duplicates=False,
     strict=False,
+    folded=True,
     **rules,
 ):
     need_count("limit", limit)
@@ -138,7 +156,7 @@ def good_pack_utf8(
         raise ValueError("framing exceeds the limit")
     lines, kept = [header], []
     for key, text in passages:
-        line = f"[{key}] {text}\n"
+        line = f"[{key}] {fold(text) if folded else text}\n"
         fits = used + size(line) + charged < limit if strict else used + size(line) + charged <= limit
         if fits:
             lines.append(line)
@@ -210,6 +228,7 @@ def good_pack_utf8_report(passages, limit, reserve):
 CORRECT += [
     ("q1.1", good_assemble),
     ("q1.2", good_assemble),
+    ("q2.1", render),
     ("q2.2", good_pack_prompt),
     ("q2.3", good_pack_prompt),
     ("q3.1", good_pack_utf8),
@@ -320,6 +339,11 @@ def predict_q1_5():
 @mutant("q2.1", "forgets the newline after the last source")
 def render_prompt(question, passages):
     return "Question: " + question + "\nSources:\n" + "\n".join(f"[{k}] {t}" for k, t in passages) + "Answer:"
+
+
+@mutant("q2.1", "writes the question and each text as they are, without folding their line breaks")
+def render_prompt_unfolded(question, passages):
+    return render(question, passages, folded=False)
 
 
 @mutant("q2.2", "adds per-passage counts instead of re-measuring the prompt")
@@ -623,11 +647,37 @@ def pack_utf8_quadratic(passages, limit, reserve):
     if len(payload.encode("utf-8")) + reserve > limit:
         raise ValueError("framing exceeds the limit")
     for key, text in passages:
-        candidate = payload + f"[{key}] {text}\n"
+        candidate = payload + f"[{key}] {fold(text)}\n"
         if len(candidate.encode("utf-8")) + reserve <= limit:
             payload = candidate
             kept.append(key)
     return payload, kept
+
+
+@mutant("q3.1", "re-encodes the whole payload for every candidate with bytes(candidate, 'utf-8') (quadratic)")
+def pack_utf8_quadratic_bytes(passages, limit, reserve):
+    payload, kept = "Sources:\n", []
+    if len(bytes(payload, "utf-8")) + reserve > limit:
+        raise ValueError("framing exceeds the limit")
+    for key, text in passages:
+        candidate = payload + f"[{key}] {fold(text)}\n"
+        if len(bytes(candidate, "utf-8")) + reserve <= limit:
+            payload = candidate
+            kept.append(key)
+    return payload, kept
+
+
+@mutant("q3.1", "joins and encodes every kept line again for each candidate (quadratic)")
+def pack_utf8_rejoins(passages, limit, reserve):
+    lines, kept = ["Sources:\n"], []
+    if len(lines[0].encode()) + reserve > limit:
+        raise ValueError("framing exceeds the limit")
+    for key, text in passages:
+        line = f"[{key}] {fold(text)}\n"
+        if len("".join([*lines, line]).encode()) + reserve <= limit:
+            lines.append(line)
+            kept.append(key)
+    return "".join(lines), kept
 
 
 @mutant("q3.1", "empties the caller's list with a pop(0) loop")
@@ -1041,7 +1091,12 @@ def pack_prompt_accepts_bytes_and_sets(question, passages, limit, count):
 
 @mutant("q2.3", "forbids [, ] and \\n in ids but not \\r")
 def pack_prompt_accepts_carriage_return(question, passages, limit, count):
-    return good_pack_prompt(question, passages, limit, count, forbidden="[]\n")
+    return good_pack_prompt(question, passages, limit, count, breaks="\n")
+
+
+@mutant("q2.3", "forbids \\n and \\r in ids but no other line break str.splitlines knows")
+def pack_prompt_two_line_breaks(question, passages, limit, count):
+    return good_pack_prompt(question, passages, limit, count, breaks="\n\r")
 
 
 @mutant("q2.3", "refuses a pair given as a list")
@@ -1088,7 +1143,17 @@ def pack_utf8_accepts_bytes_and_sets(passages, limit, reserve):
 
 @mutant("q3.2", "forbids [, ] and \\n in ids but not \\r")
 def pack_utf8_accepts_carriage_return(passages, limit, reserve):
-    return good_pack_utf8(passages, limit, reserve, forbidden="[]\n")
+    return good_pack_utf8(passages, limit, reserve, breaks="\n")
+
+
+@mutant("q3.2", "forbids \\n and \\r in ids but no other line break str.splitlines knows ('\\x0b', '\\x85', '\\u2028')")
+def pack_utf8_two_line_breaks(passages, limit, reserve):
+    return good_pack_utf8(passages, limit, reserve, breaks="\n\r")
+
+
+@mutant("q3.1", "writes each text as it is, without folding its line breaks (a passage can forge a source)")
+def pack_utf8_unfolded(passages, limit, reserve):
+    return good_pack_utf8(passages, limit, reserve, folded=False)
 
 
 @mutant("q3.2", "takes any two-item sequence for a pair, so 'ab' is the pair ('a', 'b')")
@@ -1180,12 +1245,14 @@ def good_pack_request(
     check_every_count=True,
     base_reserve=True,
     allow_bool=False,
+    ids_when_kept=False,
+    breaks=None,
 ):
     if not isinstance(question, str) or not isinstance(system, str) or not callable(count):
         raise ValueError("question and system must be str, count a function")
     need_count("window", window, allow_bool)
     need_count("max_output", max_output, allow_bool)
-    passages = check_passages(passages)
+    passages = check_passages(passages, ids=not ids_when_kept, breaks=breaks)
 
     def request(kept, with_system=True):
         user = {"role": "user", "content": render(question, kept)}
@@ -1212,6 +1279,8 @@ def good_pack_request(
         if last_measured:
             messages = request(chosen + [(key, text)])
         if fits_now:
+            if ids_when_kept and (bad_id(key) or key in [k for k, _ in chosen]):
+                raise ValueError(f"bad or repeated id {key!r}")
             chosen.append((key, text))
             messages = request(chosen)
         else:
@@ -1311,6 +1380,16 @@ def pack_request_checks_base_only(question, passages, window, max_output, count,
 @mutant("q7.2", "refuses a base request over the window, forgetting max_output there")
 def pack_request_base_without_reserve(question, passages, window, max_output, count, system=""):
     return good_pack_request(question, passages, window, max_output, count, system, base_reserve=False)
+
+
+@mutant("q7.2", "checks ids (empty, [, ], a line break, a repeat) only on the passages it keeps")
+def pack_request_ids_when_kept(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, ids_when_kept=True)
+
+
+@mutant("q7.2", "forbids \\n and \\r in ids but no other line break str.splitlines knows ('\\x0b', '\\x85', '\\u2028')")
+def pack_request_two_line_breaks(question, passages, window, max_output, count, system=""):
+    return good_pack_request(question, passages, window, max_output, count, system, breaks="\n\r")
 
 
 @mutant("q7.2", "never checks that max_output is within the window, nor the base request")
@@ -1724,7 +1803,13 @@ def good_group_turns(
     answered_anywhere=False,
     system_alone_ok=False,
     tuples=False,
+    counted=False,
+    forget_waiting=False,
+    twice_next_only=False,
 ):
+    """A learner's group_turns; each flag breaks one rule. `counted`: results matched to calls by counting ids
+    per turn (a result may come before its call); `forget_waiting`: the calls still awaited are forgotten when
+    the next call message comes; `twice_next_only`: a second result refused only right after the first."""
     if not messages:
         raise ValueError("empty")
     for message in messages:
@@ -1732,6 +1817,14 @@ def good_group_turns(
             raise ValueError("unknown role")
     system = messages[:1] if messages[0]["role"].lower() == "system" else []
     turns, waiting, called, ever = [], set(), set(), set()
+    results = []  # counted: the result ids of the turn
+
+    def turn_complete():
+        if counted and sorted(called) != sorted(results):
+            raise ValueError("calls and results do not match")
+        if not counted and waiting:
+            raise ValueError("dangling")
+
     for message in messages[len(system) :]:
         role = message["role"].lower()
         if role == "system":
@@ -1742,17 +1835,26 @@ def good_group_turns(
                     turns[-1].append(message)
                     continue
                 raise ValueError("two users")
-            if waiting:
-                raise ValueError("dangling")
+            turn_complete()
             turns.append([message])
             called = called if not ids_per_turn else set()
+            results = []
             continue
         if not turns:
             raise ValueError("not user first")
         if role == "tool":
-            if message["tool_call_id"] not in (ever if answered_anywhere else waiting):
+            if counted:
+                results.append(message["tool_call_id"])
+            elif twice_next_only:
+                if message["tool_call_id"] not in called:
+                    raise ValueError("no call")
+                if turns[-1][-1].get("tool_call_id") == message["tool_call_id"]:
+                    raise ValueError("answered twice")
+            elif message["tool_call_id"] not in (ever if answered_anywhere else waiting):
                 raise ValueError("no call")
             waiting.discard(message["tool_call_id"])
+        if forget_waiting and message.get("tool_calls"):
+            waiting = set()  # the calls of this message are the ones awaited now
         for call in message.get("tool_calls", []):
             if call["id"] in called:
                 raise ValueError("id twice")
@@ -1762,8 +1864,8 @@ def good_group_turns(
         turns[-1].append(message)
     if not turns and not system_alone_ok:
         raise ValueError("no turn")
-    if waiting and latest_calls:
-        raise ValueError("dangling")
+    if latest_calls:
+        turn_complete()
     if system_in_turn and system and turns:
         turns[0] = system + turns[0]
     if tuples:
@@ -1781,11 +1883,21 @@ def good_pack_history(
     by_message=False,
     no_system=False,
     unchecked=False,
+    zero_shortcut=False,
+    grow_back=False,
+    bisect=False,
 ):
+    """A learner's pack_history; each flag breaks one rule. `zero_shortcut`: a limit of 0 returns the
+    conversation whole before anything is measured; `grow_back`: grows the request from the latest turn
+    backwards, adding earlier turns while the whole request fits; `bisect`: binary-searches how many oldest
+    turns to drop (both measure other requests than the prescribed oldest-first order)."""
     system, turns = good_group_turns(messages)
     need_count("limit", limit)
     if not callable(count):
         raise ValueError("count must be callable")
+    flat = lambda ts: [m for t in ts for m in t]  # noqa: E731
+    if zero_shortcut and limit == 0:
+        return system + flat(turns), []
 
     def measure(request):
         tokens = count(request)
@@ -1796,9 +1908,22 @@ def good_pack_history(
     def fits(tokens):
         return tokens < limit if strict else tokens <= limit
 
-    flat = lambda ts: [m for t in ts for m in t]  # noqa: E731
     if not fits(measure(system + turns[-1])):
         raise ValueError("the latest turn does not fit")
+    if grow_back:  # the latest turn, then one earlier turn more at a time, while the whole request fits
+        first = len(turns) - 1
+        while first > 0 and fits(measure(system + flat(turns[first - 1 :]))):
+            first -= 1
+        return system + flat(turns[first:]), turns[:first]
+    if bisect:  # the most turns kept, by halving: `low` turns are known to fit, more than `high` not to
+        low, high = 1, len(turns)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if fits(measure(system + flat(turns[-middle:]))):
+                low = middle
+            else:
+                high = middle - 1
+        return system + flat(turns[-low:]), turns[:-low]
     if alone:  # the base, then each earlier turn measured alone, newest first, added up
         used, first = measure(system + turns[-1]), len(turns) - 1
         while first > 0 and fits(used + measure(turns[first - 1])):
@@ -1916,6 +2041,21 @@ def group_turns_system_in_turn(messages):
     return good_group_turns(messages, system_in_turn=True)
 
 
+@mutant("q9.1", "matches results to calls by counting ids per turn: a result before its call passes")
+def group_turns_counts_ids(messages):
+    return good_group_turns(messages, counted=True)
+
+
+@mutant("q9.1", "forgets a call still awaited when the next call message comes")
+def group_turns_forgets_waiting(messages):
+    return good_group_turns(messages, forget_waiting=True)
+
+
+@mutant("q9.1", "refuses a second result for a call only right after the first")
+def group_turns_twice_next_only(messages):
+    return good_group_turns(messages, twice_next_only=True)
+
+
 @mutant("q9.1", "merges two user messages in a row into one turn")
 def group_turns_merges_users(messages):
     return good_group_turns(messages, merge_users=True)
@@ -1964,6 +2104,21 @@ def pack_history_no_system(messages, limit, count):
 @mutant("q9.2", "trusts the counter: 2.5 or -1 is compared with the limit")
 def pack_history_unchecked(messages, limit, count):
     return good_pack_history(messages, limit, count, unchecked=True)
+
+
+@mutant("q9.2", "returns the conversation whole for a limit of 0, before measuring anything")
+def pack_history_zero_shortcut(messages, limit, count):
+    return good_pack_history(messages, limit, count, zero_shortcut=True)
+
+
+@mutant("q9.2", "grows the request from the latest turn backwards instead of dropping the oldest first")
+def pack_history_grows_back(messages, limit, count):
+    return good_pack_history(messages, limit, count, grow_back=True)
+
+
+@mutant("q9.2", "binary-searches the number of oldest turns to drop instead of trying them oldest first")
+def pack_history_bisects(messages, limit, count):
+    return good_pack_history(messages, limit, count, bisect=True)
 
 
 @mutant("q9.2", "accepts True as a limit")
@@ -2293,7 +2448,11 @@ def test_the_library_is_large_and_covers_every_graded_question():
     assert {qid for qid, _, _ in MUTANTS} == every
 
 
-REQUIREMENT_ONLY = {pack_utf8_quadratic}  # right results, caught by the question's linear-work requirement
+REQUIREMENT_ONLY = {
+    pack_utf8_quadratic,
+    pack_utf8_quadratic_bytes,
+    pack_utf8_rejoins,
+}  # right results, caught by the question's linear-work requirement
 # one fixed answer each: there is no input to generate
 PREDICTIONS = ("q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4", "q7.4", "q8.6", "q9.5")
 GENERATED = [(q, w, f) for q, w, f in MUTANTS if q not in PREDICTIONS and f not in REQUIREMENT_ONLY | FIXED_CASES_ONLY]

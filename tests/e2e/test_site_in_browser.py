@@ -91,7 +91,13 @@ def views(notebook_path: Path) -> int:
     with a note of its own, is not one)."""
     nb = nbformat.read(notebook_path, as_version=4)
     state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    saved = [o["data"][WIDGET_VIEW] for c in nb.cells if c.cell_type == "code" for o in c.outputs if WIDGET_VIEW in o.get("data", {})]
+    saved = [
+        o["data"][WIDGET_VIEW]
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if WIDGET_VIEW in o.get("data", {})
+    ]
     return sum(PRACTICE_CLASS not in state[view["model_id"]]["state"].get("_dom_classes", []) for view in saved)
 
 

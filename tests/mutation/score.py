@@ -35,6 +35,7 @@ COPIED = [
     "tests/test_layout.py",
     "tests/conftest.py",
     "tests/nbval_sanitize.cfg",
+    "tests/system_parts.py",  # the root conftest.py imports it (which tests a missing system part skips)
     "conftest.py",
     "pyproject.toml",
 ]

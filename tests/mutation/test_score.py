@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from mutate import mutants_of
-from score import Equivalent, load_equivalents, ordered_tests, report, run_all
+from score import ROOT, Equivalent, load_equivalents, ordered_tests, report, run_all
 
 TOY = '''def at_most(value, limit):
     """Whether value is within limit."""
@@ -116,3 +118,19 @@ def test_the_tests_that_name_the_mutated_module_run_first(tmp_path):
     (tmp_path / "tests" / "test_a.py").write_text("import other\n")
     (tmp_path / "tests" / "test_b.py").write_text("import toy\n")
     assert ordered_tests(tmp_path, ["tests"], "toy.py") == ["tests/test_b.py", "tests/test_a.py"]
+
+
+def test_make_mutation_runs_on_a_small_core_module():
+    """`make mutation` itself, on packer/utf8.py alone (about a minute): its scratch copy must hold everything the
+    core tests and the root conftest.py import, or it stops at "The core tests fail on the unmutated modules"."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("score.py")), "--jobs", "2", "packer/utf8.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    row = next(line for line in done.stdout.splitlines() if line.startswith("packer/utf8.py"))
+    mutants, killed, equivalent, survived, score = row.split()[1:]
+    assert int(mutants) > 0 and (survived, score) == ("0", "100.0%"), row
