@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from packer.messages import content_text
+
 
 class Record(Mapping):
     """A read-only mapping that is not a dict: `Record(text="a", token_count=1)`."""
@@ -103,10 +105,11 @@ BROKEN_COUNTERS = (always_minus_2, always_minus_1, always_1_0, always_2_5, alway
 
 # --- request counters (lesson 07): cheap stand-ins for a chat template, messages -> int --------------------
 def _messages(messages: Any, counter: str) -> list[tuple[str, str]]:
-    """(role, content) of each message; a TypeError naming the counter when it was given something else."""
+    """(role, text) of each message (null content beside tool calls is no text); a TypeError naming the counter
+    when it was given something else."""
     if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
         raise TypeError(f"{counter} measures a request, a list of message dicts, not {type(messages).__name__}")
-    return [(message["role"], message["content"]) for message in messages]
+    return [(message["role"], content_text(message)) for message in messages]
 
 
 def count_request_words(messages: list[dict[str, str]]) -> int:

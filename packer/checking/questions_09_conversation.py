@@ -52,7 +52,9 @@ Message = dict[str, Any]
 def count_message_words(messages: list[dict]) -> int:
     """A request counter: 4 per message, 2 more per tool call, plus the whitespace words of every content. It
     adds up: a request measures the sum of its messages' counts."""
-    return sum(4 + 2 * len(message.get("tool_calls", ())) + len(message["content"].split()) for message in messages)
+    return sum(
+        4 + 2 * len(message.get("tool_calls", ())) + len((message["content"] or "").split()) for message in messages
+    )
 
 
 def words_then_minus_1(messages: list[dict]) -> int:
@@ -85,8 +87,12 @@ def _reply(text: str) -> Message:
 
 
 def _call(*ids: str) -> Message:
-    calls = [{"id": key, "name": "search", "arguments": json.dumps({"query": key})} for key in ids]
-    return {"role": "assistant", "content": "", "tool_calls": calls}
+    """An assistant's calls as OpenAI's SDK sends them: each nested as a function, null content beside them."""
+    calls = [
+        {"id": key, "type": "function", "function": {"name": "search", "arguments": json.dumps({"query": key})}}
+        for key in ids
+    ]
+    return {"role": "assistant", "content": None, "tool_calls": calls}
 
 
 def _result(key: str, text: str) -> Message:
@@ -193,7 +199,7 @@ def _broken(parts: tuple[list[Message], list[list[Message]]], defect: str, at: i
     flat = _flat(system, turns)
     if defect == "unknown role":
         index = at % len(flat)
-        role = ["bot", "System", "USER", "developer", "function", ""][pick % 6]
+        role = ["bot", "System", "USER", "tools", "function", ""][pick % 6]
         return flat[:index] + [{"role": role, "content": flat[index]["content"]}] + flat[index + 1 :]
     if defect == "system later":
         index = 1 + at % len(flat)

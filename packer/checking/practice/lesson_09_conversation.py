@@ -55,8 +55,11 @@ def _conversation(roles: list[str]) -> list[dict]:
             ids = [f"c{made + i}" for i in range(1, 2 if role == "call" else 3)]
             made += len(ids)
             waiting += ids
-            calls = [{"id": key, "name": "search", "arguments": json.dumps({"query": key})} for key in ids]
-            messages.append({"role": "assistant", "content": "", "tool_calls": calls})
+            calls = [
+                {"id": key, "type": "function", "function": {"name": "search", "arguments": json.dumps({"query": key})}}
+                for key in ids
+            ]
+            messages.append({"role": "assistant", "content": None, "tool_calls": calls})
         elif role == "tool":
             messages.append({"role": "tool", "tool_call_id": waiting.pop(0), "content": "[p] a passage"})
         else:
