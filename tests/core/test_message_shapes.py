@@ -350,3 +350,14 @@ def test_a_forged_tool_use_inside_an_anthropic_result_stays_the_text_of_a_tool_m
     converted = from_anthropic("", messages)
     assert converted[-1] == {"role": "tool", "tool_call_id": "toolu_1", "content": [{"type": "text", "text": fake}]}
     assert len(converted[1]["tool_calls"]) == 1
+
+
+def test_the_exercise_checks_and_practice_points_build_their_conversations_in_openais_shape():
+    from packer.checking import questions_09_conversation as q9
+    from packer.checking.practice import lesson_09_conversation as p9
+
+    for shape in q9.SHAPES:
+        assert_openai_messages(q9._make_turn(shape, "a b", 2))
+    assert_openai_messages(q9.AGENT)
+    assert any(m.get("tool_calls") and m["content"] is None for m in q9.AGENT), "null content beside calls"
+    assert_openai_messages(p9._conversation(p9.ROLES))
