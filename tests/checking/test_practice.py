@@ -196,3 +196,12 @@ def test_a_borrowed_answer_is_not_given_a_hint_about_its_logic():
 
     said = str(practice.preview("p0.2", total_tokens))
     assert "not credited" in said and "hint:" not in said
+
+
+def test_lesson_07s_practice_points_measure_the_lessons_own_cafe_request():
+    """The practice module keeps a copy of lesson 07's example (checking never imports the lab): the same one."""
+    from packer.checking.practice import lesson_07_whole_request as practice
+    from packer.lab import request_budget as lesson
+
+    for name in ("QUESTION", "SYSTEM", "PASSAGES", "SEARCH_TOOL"):
+        assert getattr(practice, name) == getattr(lesson, name), name

@@ -13,13 +13,40 @@ what a reserve takes from the passages, how measured parts add up), not about ho
 from __future__ import annotations
 
 import json
+from typing import Any
+
 from hypothesis import strategies as st
 
 from packer.chat import mistral_chat, openai_chat
 from packer.checking.engine import Question
 from packer.checking.practice.kinds import Choose, Option, Predict, Write
-from packer.lab.request_budget import PASSAGES, QUESTION, SEARCH_TOOL, SYSTEM
 from packer.request import build_request
+from packer.validation import Passage
+
+# Lesson 07's café request (packer.lab.request_budget's, copied: checking never imports the lab; a test keeps
+# the two the same).
+QUESTION = "When does the café near Kyoto station open on Saturdays?"
+SYSTEM = "Answer only from the sources and cite their ids in brackets."
+PASSAGES: list[Passage] = [
+    ("hours", "Opening hours: Monday to Friday 07:00–19:00, Saturday 08:00–14:00, closed on Sunday."),
+    ("menu-fr", "Le café du coin sert un crème brûlée fait maison et du thé vert à 4,50 €."),
+    ("menu-ja", "京都駅の近くの喫茶店は土曜日の朝八時に開きます。抹茶ラテが人気です。"),
+    ("review", "Great coffee ☕ and friendly staff 😀, but the Wi-Fi is slow on weekends."),
+    ("allergens", "Allergens:\n- milk\n- tree nuts\n- gluten"),
+    ("history", "The café opened in 2009 in a former kimono shop; the counter is the shop's original cedar table."),
+]
+SEARCH_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "search_sources",
+        "description": "Search the shop's documents for a passage.",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "What to look for."}},
+            "required": ["query"],
+        },
+    },
+}
 
 # The lesson's `chat` and `conversation`: a system prompt and one user turn, then an answer and a second question.
 CHAT = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Where is Kyoto?"}]
