@@ -8,6 +8,7 @@ into a cell and run as it is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from packer.messages import content_text
@@ -146,6 +147,33 @@ def words_then_2_5(messages: list[dict[str, str]]) -> int | float:
 
 REQUEST_COUNTERS = (count_request_words, count_template_div4, count_system_folded)
 
+
+@contextmanager
+def _build_prompt_edited(tag: str, names: dict[str, Any]) -> Iterator[None]:
+    """For the block, `names["build_prompt"]` writes `tag` as a careless hand would ("CONTEXT:" as "Context:")."""
+    own = names.get("build_prompt")
+    if not callable(own):
+        raise ValueError("tag_lost: check_sections finds no build_prompt function to edit (answer q4.2 first)")
+
+    def hand_edited(sections: Any) -> str:
+        return own(sections).replace(tag, tag.capitalize())
+
+    names["build_prompt"] = hand_edited
+    try:
+        yield
+    finally:
+        if names.get("build_prompt") is hand_edited:
+            names["build_prompt"] = own
+
+
+def tag_lost(tag: str, check_sections: Any, *args: Any) -> Any:
+    """`check_sections(*args)` with the `build_prompt` it calls hand-edited for the call, writing `tag` as
+    `"Context:"` for `"CONTEXT:"` (a prompt that lost a tag, as the lesson's hand-edited ones do); afterwards
+    build_prompt is as it was. Exercise 04 grades check 2 of check_sections with it."""
+    with _build_prompt_edited(tag, getattr(check_sections, "__globals__", {})):
+        return check_sections(*args)
+
+
 __all__ = [
     "BROKEN_COUNTERS",
     "Once",
@@ -163,5 +191,6 @@ __all__ = [
     "count_system_folded",
     "count_template_div4",
     "once",
+    "tag_lost",
     "words_then_2_5",
 ]

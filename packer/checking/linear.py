@@ -104,18 +104,20 @@ def measured_work(answer: Callable[..., Any], args: tuple) -> Work:
     counting = _Counting()
     allocated = steps = 0
     mark = 0
-    in_c = False  # the interval since the last event is inside a built-in function
+    in_c = False  # a built-in function began at the last event
+    traced, reset = tracemalloc.get_traced_memory, tracemalloc.reset_peak
 
     def profiler(frame: Any, event: str, arg: Any) -> None:
         nonlocal allocated, steps, mark, in_c
-        _, peak = tracemalloc.get_traced_memory()
-        if in_c or event in ("c_return", "c_exception"):
-            allocated += max(0, peak - mark)
-        if event in ("call", "c_call"):
+        if in_c:  # the built-in call has returned, raised or called back into Python: what did it allocate?
+            allocated += max(0, traced()[1] - mark)
+            in_c = False
+        if event == "c_call":
             steps += 1
-        in_c = event == "c_call"
-        tracemalloc.reset_peak()
-        mark = tracemalloc.get_traced_memory()[0]
+            reset()
+            mark, in_c = traced()[0], True
+        elif event == "call":
+            steps += 1
 
     started = not tracemalloc.is_tracing()
     if started:
@@ -124,7 +126,6 @@ def measured_work(answer: Callable[..., Any], args: tuple) -> Work:
     namespace = getattr(answer, "__globals__", {})
     try:
         with counting.installed(namespace), time_limit(current_limit()):
-            mark = tracemalloc.get_traced_memory()[0]
             sys.setprofile(profiler)
             try:
                 answer(*args)

@@ -139,6 +139,8 @@ QUESTIONS.append(
             ("why", [("a\x1c", "x")], 20, count_words),
             ("why", [("b]", LONG_TEXT)], 5, count_words),  # too long to keep: its id is checked still
             ("why", [("a", "x"), ("a", LONG_TEXT)], 5, count_words),  # a repeat that would be skipped
+            ("why", [("a", "x"), ("b", "y"), ("a", "z")], 20, count_words),  # a repeat, not next to the first
+            ("why", SEED_PASSAGES, 0, count_words),  # a limit of 0 under a base prompt of 4 words
             ("why", [("[a", "x")], 20, count_words),
             ("why", ["ab"], 20, count_words),  # unpacks into two characters, but is not a pair
             ("why", None, 9, count_words),

@@ -132,6 +132,8 @@ QUESTIONS.append(
             ([("a\x1e", "x")], 99, 0),
             ([("a", "x"), ("b]", LONG_TEXT)], 20, 0),  # too long to keep: its id is checked still
             ([("a", "x"), ("a", LONG_TEXT)], 20, 0),  # a repeat that would be skipped
+            ([("a", "x"), ("b", "y"), ("a", "z")], 99, 0),  # a repeat, not next to the first
+            ([], 0, 0),  # a limit of 0 under the header's 9 bytes
             ([("[a", "x")], 99, 0),
             (None, 99, 0),
             ([], 9, 0),  # the header alone, exactly at the limit, is allowed

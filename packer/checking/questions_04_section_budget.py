@@ -11,6 +11,7 @@ and packer.checking.questions_shared, never the bank.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -18,7 +19,8 @@ from hypothesis import strategies as st
 import packer.section_budget
 from packer.checking import variants
 from packer.checking.engine import Question
-from packer.checking.inputs import Record
+from packer.checking.inputs import Record, tag_lost
+from packer.checking.limits import _Stopped, _TimedOut, current_limit, time_limit
 from packer.checking.questions_shared import BOOL, NEGATIVE
 from packer.section_budget import SECTION_ORDER
 
@@ -91,6 +93,46 @@ FIFO = packer.section_budget.FIFO_EXAMPLE
 STATED = packer.section_budget.STATED_SECTION_CHARS
 LOWER_CASE_MARKER = {"task": "t", "context": "c", "constraints": "r", "format": "key: value", "examples": "e"}
 
+# Check 2 of check_sections (a tag absent) cannot fail on a prompt the learner's own build_prompt made, so it is
+# graded with that build_prompt hand-edited for the call (packer.checking.inputs.tag_lost), on sections
+# whose marker is absent too: check 2 comes before check 3, so only the tag check gives the right message.
+TAG = "CONTEXT:"
+NO_MARKER = {**packer.section_budget.FIFO_EXAMPLE, "format": "Free text."}
+
+
+def _tag_check(answer: Any) -> tuple[str, str, str, str] | None:
+    """None when check_sections fails a hand-edited prompt without the CONTEXT: tag as check 2 says; else the
+    failure (detail, the input to paste, expected, actual)."""
+    prompt = packer.section_budget.build_prompt(NO_MARKER).replace(TAG, TAG.capitalize())
+    expected = (False, "FAIL: section tag absent", packer.section_budget.estimate_tokens(prompt))
+    shown = f"tag_lost({TAG!r}, check_sections, {NO_MARKER!r}, 500)"
+    try:
+        with time_limit(current_limit()):
+            result = tag_lost(TAG, answer, NO_MARKER, 500)
+        actual = section_result(result)
+    except _TimedOut as stop:
+        raise _Stopped((NO_MARKER, 500), current_limit() or 0, stop.waited) from None
+    except Exception as error:  # no build_prompt to edit, a result without .ok, or the answer raised
+        actual = f"raised {type(error).__name__}: {error}"
+    if actual == expected:
+        return None
+
+    def shown_result(parts: Any) -> str:
+        return (
+            parts
+            if isinstance(parts, str)
+            else describe_section_result(SimpleNamespace(ok=parts[0], message=parts[1], total=parts[2]))
+        )
+
+    return (
+        f"check 2 (a tag absent) never failed: with your build_prompt hand-edited to write {TAG!r} as "
+        f"{TAG.capitalize()!r} (as the lesson's hand-edited prompts lose a tag), check_sections must say so first",
+        shown,
+        shown_result(expected),
+        shown_result(actual),
+    )
+
+
 QUESTIONS.append(
     Question(
         "q4.1",
@@ -149,6 +191,8 @@ QUESTIONS.append(
         ),
         normalize=section_result,
         describe=describe_section_result,
+        requirement=_tag_check,
+        requirement_note=f", and check 2 with build_prompt hand-edited to write {TAG!r} as {TAG.capitalize()!r}",
     )
 )
 QUESTIONS.append(

@@ -163,6 +163,8 @@ QUESTIONS.append(
             ("why", [("", LONG_TEXT)], 20, 5, count_request_words),
             ("why", [("b\u2029", LONG_TEXT)], 20, 5, count_request_words),
             ("why", [("a", "x"), ("a", LONG_TEXT)], 20, 5, count_request_words),  # a repeat that would be skipped
+            ("why", [("a", "x"), ("b", "y"), ("a", "z")], 99, 5, count_request_words),  # a repeat, not next to it
+            ("why", SEED_PASSAGES, 0, 0, count_request_words),  # a window of 0 under a base request of 10
             ("why", [(1, "x")], 99, 5, count_request_words),
             ("why", [("a", None)], 99, 5, count_request_words),
             ("why", ["ab"], 99, 5, count_request_words),  # unpacks into two characters, but is not a pair

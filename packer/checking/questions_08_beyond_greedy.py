@@ -273,6 +273,7 @@ QUESTIONS.append(
             ([("x", "a", 1, False, 0), ("y", "b", 1, False, 0)], 1, count_words),  # "ab" is one word
             ([("low", "a ", 0, False, 0), ("high", "b ", 5, False, 0), ("req", "c", -3, True, 0)], 9, count_words),
             ([QUESTION_PART, ANSWER_PART], 7, count_words),  # the required parts need 8: ValueError
+            ([("q", "", 0, False, 0), ("s", "a", 0, True, 0)], 0, count_words),  # ... and a limit of 0 under 1
             ([QUESTION_PART, ("d", "one two three\n", 1, False, 0)], 3, count_words),  # optional: returned, cut
             ([], 0, count_words),
             ([("d", "日本語", 0, False, 0), ("e", "ab", -1, False, 0)], 9, count_utf8_bytes),

@@ -613,18 +613,58 @@ def assemble_prefix(chunks, max_tokens, separator="\\n\\n"):
         assert (result.status, result.points) == (PASSED, result.max_points), str(result)
 
 
-def test_an_answer_using_packer_section_check_is_credited():
-    check_sections = learner("""
+def test_q4_3_grades_check_2_on_a_hand_edited_prompt_and_gives_build_prompt_back():
+    """Check 2 (a tag absent) cannot fail on the learner's own prompts: tag_lost edits their build_prompt for one
+    call, and an answer without check 2 loses its points (issue 57)."""
+    from packer.checking.inputs import tag_lost
+
+    source = """
         import packer
         ORDER = ("task", "context", "constraints", "format", "examples")
 
-        def build(sections):
+        def build_prompt(sections):
             return "\\n\\n".join(f"{name.upper()}:\\n{sections[name]}" for name in ORDER)
 
         def check_sections(sections, budget=500):
             if any(name not in sections or not sections[name].strip() for name in ORDER):
                 return packer.SectionCheck(False, "FAIL: missing section text", None, budget, None)
-            prompt = build(sections)
+            prompt = build_prompt(sections)
+            total = (len(prompt) + 3) // 4
+            if any(f"{name.upper()}:" not in prompt for name in ORDER):
+                return packer.SectionCheck(False, "FAIL: section tag absent", total, budget, prompt)
+            if "KEY: VALUE" not in prompt:
+                return packer.SectionCheck(False, "FAIL: parseable marker absent", total, budget, prompt)
+            if total > budget:
+                return packer.SectionCheck(False, "FAIL: total outside budget", total, budget, prompt)
+            return packer.SectionCheck(True, f"PASS: 5 sections assembled within {budget} token budget", total,
+                                       budget, prompt)
+    """
+    cells = learner(source)
+    own = cells["build_prompt"]
+    fifo = packer.section_budget.FIFO_EXAMPLE
+    lost = tag_lost("CONTEXT:", cells["check_sections"], fifo, 500)
+    assert (lost.ok, lost.message) == (False, "FAIL: section tag absent") and "Context:\n" in lost.prompt
+    assert cells["build_prompt"] is own, "the learner's build_prompt is theirs again"
+    with pytest.raises(ValueError, match="no build_prompt"):
+        tag_lost("CONTEXT:", len, fifo)  # a function that finds no build_prompt: nothing to edit
+    without = learner(source.replace('if any(f"{name.upper()}:" not in prompt for name in ORDER)', "if False"))
+    result = check("q4.3", without["check_sections"])
+    assert result.status == FAILED and result.detail.startswith("check 2 (a tag absent) never failed"), str(result)
+    assert result.counterexample.startswith("tag_lost('CONTEXT:', check_sections, {")
+
+
+def test_an_answer_using_packer_section_check_is_credited():
+    check_sections = learner("""
+        import packer
+        ORDER = ("task", "context", "constraints", "format", "examples")
+
+        def build_prompt(sections):
+            return "\\n\\n".join(f"{name.upper()}:\\n{sections[name]}" for name in ORDER)
+
+        def check_sections(sections, budget=500):
+            if any(name not in sections or not sections[name].strip() for name in ORDER):
+                return packer.SectionCheck(False, "FAIL: missing section text", None, budget, None)
+            prompt = build_prompt(sections)
             total = (len(prompt) + 3) // 4
             if any(f"{name.upper()}:" not in prompt for name in ORDER):
                 message = "FAIL: section tag absent"

@@ -173,6 +173,9 @@ def build(sections):
     return "\n\n".join(f"{key.upper()}:\n{sections[key]}" for key in SECTION_ORDER)
 
 
+build_prompt = build  # q4.3's answers build their prompt with it, as the exercise's do (q4.3 edits it for check 2)
+
+
 class Result:
     def __init__(self, ok, message, total):
         self.ok, self.message, self.total = ok, message, total
@@ -181,14 +184,14 @@ class Result:
 def good_check_sections(
     sections,
     budget=500,
-    total_of=lambda sections: estimate(build(sections)),
+    total_of=lambda sections: estimate(build_prompt(sections)),
     order=("missing", "tags", "marker", "budget"),
     has_marker=lambda prompt: "KEY: VALUE" in prompt,
 ):
     missing = any(key not in sections or not sections[key].strip() for key in SECTION_ORDER)
     if order[0] == "missing" and missing:
         return Result(False, "FAIL: missing section text", None)
-    prompt = build({key: sections.get(key, "") for key in SECTION_ORDER})
+    prompt = build_prompt({key: sections.get(key, "") for key in SECTION_ORDER})
     total = total_of(sections) if not missing else None
     failures = {
         "missing": missing,
@@ -457,7 +460,7 @@ def estimate_round(text):
 
 
 @mutant("q4.2", "joins sections with a single newline")
-def build_prompt(sections):
+def build_prompt_single_newline(sections):
     return "\n".join(f"{key.upper()}:\n{sections[key]}" for key in SECTION_ORDER)
 
 
@@ -723,6 +726,11 @@ def build_in_dict_order(sections):
 @mutant("q4.2", "strips each section's text")
 def build_stripping(sections):
     return "\n\n".join(f"{key.upper()}:\n{sections[key].strip()}" for key in SECTION_ORDER)
+
+
+@mutant("q4.3", "leaves out check 2, the tags, which cannot fail on a prompt its own build_prompt made")
+def check_sections_no_tag_check(sections, budget=500):
+    return good_check_sections(sections, budget, order=("missing", "marker", "budget"))
 
 
 @mutant("q4.3", "checks the budget before the marker")
@@ -2448,11 +2456,8 @@ def test_the_library_is_large_and_covers_every_graded_question():
     assert {qid for qid, _, _ in MUTANTS} == every
 
 
-REQUIREMENT_ONLY = {
-    pack_utf8_quadratic,
-    pack_utf8_quadratic_bytes,
-    pack_utf8_rejoins,
-}  # right results, caught by the question's linear-work requirement
+# Right results, caught by the question's requirement: q3.1's linear work, q4.3's check 2 on a hand-edited prompt.
+REQUIREMENT_ONLY = {pack_utf8_quadratic, pack_utf8_quadratic_bytes, pack_utf8_rejoins, check_sections_no_tag_check}
 # one fixed answer each: there is no input to generate
 PREDICTIONS = ("q1.5", "q2.4", "q3.4", "q4.5", "q5.4", "q6.4", "q7.4", "q8.6", "q9.5")
 GENERATED = [(q, w, f) for q, w, f in MUTANTS if q not in PREDICTIONS and f not in REQUIREMENT_ONLY | FIXED_CASES_ONLY]

@@ -36,6 +36,27 @@ boundaries, integers +1 and -1, swapped booleans, negated conditions, dropped `r
     ASCII whitespace        c.isspace()  ->  c != '' and all(ch in string.whitespace for ch in c);
                             x.strip()  ->  x.strip(string.whitespace)  (U+3000 and U+00A0 are not ASCII)
 
+and the kinds of mistake issue 57 found with full marks:
+
+    matched in any order    `if x not in s: raise` then `s.remove(x)` (an awaited item consumed) -> an item
+                            that comes before the one it answers is kept aside and matched when that one comes;
+                            what is left unmatched is refused where s's emptiness is checked (counted, not
+                            matched in order: a result before its call passes)
+    forget what is awaited  `for c in xs: ... s.add(c)` inside an outer loop  ->  `if xs: s.clear()` first (the
+                            items awaited are forgotten when the next batch comes)
+    compared with the last  `x in seen` in an input check  ->  `x == <the item added last>` (a repeat is seen
+                            only right after its first)
+    checked only when kept  an input check of a loop over items  ->  moved into the branch of a later loop over
+                            the same items that keeps one (a skipped item is never checked)
+    re-measure the payload  size = f(piece), total += size, parts.append(piece)  ->  size = f("".join(parts)
+                            + piece) - total, also with x.encode(e) written bytes(x, e), bytearray(x, e) or
+                            codecs.encode(x, e) (the same results in quadratic work, however it encodes)
+    zero skips the check    `if measure > limit: raise`  ->  `if limit != 0 and measure > limit: raise` (a
+                            shortcut for a limit of 0 taken before the check)
+    search from the end     `i = a; while i < b and not_yet(i): i += 1`  ->  `i = b; while i > a and not
+                            not_yet(i - 1): i -= 1` (the same answer for a monotone test, other calls made)
+    drop a check            a loop made only of checks (`for t in ts: if bad(t): ...; break`)  ->  pass
+
 Each mutant also says whether it lies in the answer's input checks (`validation`): an `if` whose body only
 raises, a loop made only of such checks, or a `raise` itself. A question that lets the learner ignore bad
 input until its validation question (q1.1 before q1.2) is not measured on those.
@@ -459,6 +480,383 @@ def _containers(function: ast.FunctionDef) -> set[str]:
     return (_iterated(function) | indexed) & set(_parameters(function))
 
 
+def _names_in(node: ast.AST) -> set[str]:
+    return {inner.id for inner in ast.walk(node) if isinstance(inner, ast.Name)}
+
+
+def _bound_by(target: ast.AST) -> set[str]:
+    return {inner.id for inner in ast.walk(target) if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store)}
+
+
+def _method_call(statement: ast.stmt, names: set[str], methods: set[str]) -> tuple[str, str, ast.expr] | None:
+    """(collection, method, argument) of a statement `s.method(x)` with s in names, else None."""
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return None
+    call = statement.value
+    func = call.func
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id in names
+        and func.attr in methods
+        and len(call.args) == 1
+    ):
+        return func.value.id, func.attr, call.args[0]
+    return None
+
+
+def _adds_to(loop: ast.For, names: set[str]) -> set[str]:
+    """The collections among names the loop's own body adds to (`s.add(x)`, `s.append(x)`, `s[k] = v`)."""
+    added = set()
+    for statement in loop.body:
+        found = _method_call(statement, names, {"add", "append"})
+        if found:
+            added.add(found[0])
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id in names
+                ):
+                    added.add(target.value.id)
+    return added
+
+
+def _ends_a_check(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Raise, ast.Break, ast.Return, ast.Continue))
+
+
+def _is_check_loop(node: ast.For) -> bool:
+    """A loop made only of checks: every statement an `if` without else that ends in raise, break or return."""
+    return not node.orelse and all(
+        isinstance(statement, ast.If) and not statement.orelse and _ends_a_check(statement.body)
+        for statement in node.body
+    )
+
+
+class _Renamed(ast.NodeTransformer):
+    """Every load of one name replaced by an expression (a fresh copy each time)."""
+
+    def __init__(self, name: str, by: ast.expr) -> None:
+        self.name, self.by = name, by
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            return copy.deepcopy(self.by)
+        return node
+
+
+def _renamed(node: ast.AST, name: str, by: ast.expr) -> ast.AST:
+    return _Renamed(name, by).visit(copy.deepcopy(node))
+
+
+ENCODINGS = {  # x.encode(e) written the other ways a learner measures UTF-8 bytes
+    "bytes": lambda text, args: _call("bytes", text, *(args or [ast.Constant("utf-8")])),
+    "bytearray": lambda text, args: _call("bytearray", text, *(args or [ast.Constant("utf-8")])),
+    "codecs": lambda text, args: _method(_module("codecs"), "encode", text, *(args or [ast.Constant("utf-8")])),
+}
+
+
+class _Encoded(ast.NodeTransformer):
+    """`x.encode(...)` written another way (ENCODINGS)."""
+
+    def __init__(self, way: str) -> None:
+        self.way = way
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "encode" and not node.keywords:
+            return ENCODINGS[self.way](func.value, node.args)
+        return node
+
+
+def _running_totals(function: ast.FunctionDef) -> dict[str, tuple[str, str, str]]:
+    """size name -> (piece, parts, total) for `size = f(piece)` where the function also does `total += size` and
+    `parts.append(piece)`: a running total of the pieces kept."""
+    assigned = {
+        node.targets[0].id: node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+    }
+    appended, names = {}, _names_in(function)
+    for node in ast.walk(function):
+        if isinstance(node, ast.stmt):
+            found = _method_call(node, names, {"append"})
+            if found and isinstance(found[2], ast.Name):
+                appended.setdefault(found[2].id, found[0])
+    found_totals = {}
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Add)
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in assigned
+        ):
+            size = node.value.id
+            pieces = [name for name in _names_in(assigned[size]) if name in appended]
+            if len(pieces) == 1:
+                found_totals[size] = (pieces[0], appended[pieces[0]], node.target.id)
+    return found_totals
+
+
+def _blocks(node: ast.AST) -> Iterator[list[ast.stmt]]:
+    """Every statement list in node (bodies, else branches, handlers' bodies)."""
+    for inner in ast.walk(node):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(inner, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                yield block
+
+
+def _starting(function: ast.FunctionDef, at: int, statements: list[ast.stmt]) -> ast.FunctionDef:
+    changed = copy.copy(function)
+    changed.body = [*function.body[:at], *statements, *function.body[at:]]
+    return changed
+
+
+class _ConsumedInAnyOrder(ast.NodeTransformer):
+    """`if x not in s: raise` + `s.remove(x)` made order-blind: an item before the one it answers is kept aside
+    in `early`, matched when that one comes, and refused where the emptiness of s is checked."""
+
+    def __init__(self, check: str, name: str, early: str) -> None:
+        self.check, self.name, self.early = check, name, early
+
+    def _block(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        skip = False
+        for index, statement in enumerate(body):
+            if skip:
+                skip = False
+                continue
+            if ast.dump(statement) == self.check and index + 1 < len(body):
+                item = statement.test.left
+                kept = ast.Expr(_method(ast.Name(self.name, ast.Load()), "discard", item))
+                aside = ast.Expr(_method(ast.Name(self.early, ast.Load()), "append", item))
+                out.append(ast.If(ast.Compare(item, [ast.In()], [ast.Name(self.name, ast.Load())]), [kept], [aside]))
+                skip = True
+                continue
+            added = _method_call(statement, {self.name}, {"add"})
+            if added:
+                early = ast.Name(self.early, ast.Load())
+                matched = ast.Expr(_method(early, "remove", added[2]))
+                out.append(ast.If(ast.Compare(added[2], [ast.In()], [early]), [matched], [statement]))
+                continue
+            out.append(statement)
+            if isinstance(statement, ast.Assign) and self.name in _bound_by(ast.Tuple(statement.targets, ast.Store())):
+                out.append(ast.Assign([ast.Name(self.early, ast.Store())], ast.List([], ast.Load())))
+        return out
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, field, self._block(block))
+        if isinstance(node, (ast.If, ast.While)) and isinstance(node.test, ast.Name) and node.test.id == self.name:
+            node.test = ast.BoolOp(ast.Or(), [node.test, ast.Name(self.early, ast.Load())])
+        return node
+
+
+def _any_order(function: ast.FunctionDef, at: int, built: set[str]) -> Iterator[tuple[str, ast.AST, tuple[str, str]]]:
+    """Each awaited item consumed in order (`if x not in s: raise`, then `s.remove(x)`), matched in any order."""
+    for block in _blocks(function):
+        for statement, following in zip(block, block[1:]):
+            test = getattr(statement, "test", None)
+            if not (
+                isinstance(statement, ast.If)
+                and not statement.orelse
+                and _is_raise_only(statement.body)
+                and isinstance(test, ast.Compare)
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.NotIn)
+                and isinstance(test.comparators[0], ast.Name)
+                and test.comparators[0].id in built
+            ):
+                continue
+            name = test.comparators[0].id
+            consumed = _method_call(following, {name}, {"remove", "discard"})
+            if consumed and ast.dump(consumed[2]) == ast.dump(test.left):
+                early = f"_early_{name}"
+
+                def changed(check: str = ast.dump(statement), name: str = name, early: str = early) -> ast.AST:
+                    edited = _ConsumedInAnyOrder(check, name, early).visit(copy.deepcopy(function))
+                    return _starting(edited, at, [ast.Assign([ast.Name(early, ast.Store())], ast.List([], ast.Load()))])
+
+                item = ast.unparse(test.left)
+                yield "matched in any order", changed, (f"{item} matched in {name} in order", f"{item} in any order")
+
+
+class _LastOnly(ast.NodeTransformer):
+    """One membership test made a comparison with the item added last to its collection."""
+
+    def __init__(self, test: str, name: str, last: str) -> None:
+        self.test, self.name, self.last = test, name, last
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        if ast.dump(node) == self.test:
+            op = ast.Eq() if isinstance(node.ops[0], ast.In) else ast.NotEq()
+            return ast.Compare(node.left, [op], [ast.Name(self.last, ast.Load())])
+        return self.generic_visit(node)
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                out: list[ast.stmt] = []
+                for statement in block:
+                    added = _method_call(statement, {self.name}, {"add", "append"})
+                    if added:
+                        out.append(ast.Assign([ast.Name(self.last, ast.Store())], added[2]))
+                        statement = ast.Expr(
+                            _method(ast.Name(self.name, ast.Load()), added[1], ast.Name(self.last, ast.Load()))
+                        )
+                    out.append(statement)
+                setattr(node, field, out)
+        return node
+
+
+def _last_only(function: ast.FunctionDef, at: int, built: set[str]) -> Iterator[tuple[str, ast.AST, tuple[str, str]]]:
+    """Each `x in seen` of an input check (seen a collection the function adds to) compared with the last only."""
+    statements = [s for s in ast.walk(function) if isinstance(s, ast.stmt)]
+    for inner in ast.walk(function):
+        if not (isinstance(inner, ast.If) and not inner.orelse and _is_raise_only(inner.body)):
+            continue
+        for test in ast.walk(inner.test):
+            if (
+                isinstance(test, ast.Compare)
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], (ast.In, ast.NotIn))
+                and isinstance(test.comparators[0], ast.Name)
+                and test.comparators[0].id in built
+            ):
+                name = test.comparators[0].id
+                adds = any(_method_call(s, {name}, {"add", "append"}) for s in statements)
+                if not adds:
+                    continue
+                last = f"_last_{name}"
+
+                def changed(compared: str = ast.dump(test), name: str = name, last: str = last) -> ast.AST:
+                    edited = _LastOnly(compared, name, last).visit(copy.deepcopy(function))
+                    return _starting(edited, at, [ast.Assign([ast.Name(last, ast.Store())], ast.Constant(None))])
+
+                shown = (ast.unparse(test), f"{ast.unparse(test.left)} compared with the last added to {name}")
+                yield "compared with the last", changed, shown
+
+
+def _keep_branch(loop: ast.For) -> list[ast.stmt] | None:
+    """The statements a loop runs for an item it keeps: the body of its first `if` that does not only raise."""
+    for statement in loop.body:
+        if isinstance(statement, ast.If) and not _is_raise_only(statement.body):
+            return statement.body
+    return None
+
+
+def _only_when_kept(function: ast.FunctionDef) -> Iterator[tuple[str, ast.AST, tuple[str, str]]]:
+    """Each input check of a loop over items moved into the keep branch of a later loop over the same items."""
+    for block_index, block in enumerate(_blocks(function)):
+        for first_index, checking in enumerate(block):
+            if not (isinstance(checking, ast.For) and isinstance(checking.iter, ast.Name)):
+                continue
+            later = [
+                s
+                for s in block[first_index + 1 :]
+                if isinstance(s, ast.For) and isinstance(s.iter, ast.Name) and s.iter.id == checking.iter.id
+            ]
+            if not later or _keep_branch(later[0]) is None:
+                continue
+            packing = later[0]
+            bound_here = _bound_by(checking.target) | {
+                name for s in checking.body if isinstance(s, ast.Assign) for t in s.targets for name in _bound_by(t)
+            }
+            filled = _adds_to(checking, _names_in(checking))
+            for check_index, check in enumerate(checking.body):
+                if not is_validation(check) or isinstance(check, ast.Raise):
+                    continue
+                own = _bound_by(check.target) if isinstance(check, ast.For) else set()
+                needed = (_names_in(check) - own) & bound_here
+                if _names_in(check) & filled or not needed <= _bound_by(packing.target):
+                    continue
+
+                def changed(
+                    where: tuple[int, int, int, int] = (block_index, first_index, block.index(packing), check_index),
+                ) -> ast.AST:
+                    in_block, checking_at, packing_at, check_at = where
+                    edited = copy.deepcopy(function)
+                    edited_block = list(_blocks(edited))[in_block]
+                    moved = edited_block[checking_at].body.pop(check_at)
+                    edited_block[checking_at].body = edited_block[checking_at].body or [ast.Pass()]
+                    _keep_branch(edited_block[packing_at]).insert(0, moved)
+                    return edited
+
+                line = ast.unparse(check).splitlines()[0]
+                yield "checked only when kept", changed, (f"{line} for every item", f"{line} for the items kept")
+
+
+def _assigned(statement: ast.stmt, name: str) -> list[ast.expr]:
+    """The value a statement assigns to `name` (`name = v`, or `a, name = u, v`), if it does."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+        return []
+    target, value = statement.targets[0], statement.value
+    if isinstance(target, ast.Name) and target.id == name:
+        return [value]
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+        return [v for t, v in zip(target.elts, value.elts) if isinstance(t, ast.Name) and t.id == name]
+    return []
+
+
+def _from_the_end(function: ast.FunctionDef) -> Iterator[tuple[str, ast.AST, tuple[str, str]]]:
+    """`i = a; while i < b and not_yet(i): i += 1` searched from b down instead."""
+    for block_index, block in enumerate(_blocks(function)):
+        for index, loop in enumerate(block):
+            test = getattr(loop, "test", None)
+            if not (
+                isinstance(loop, ast.While)
+                and not loop.orelse
+                and isinstance(test, ast.BoolOp)
+                and isinstance(test.op, ast.And)
+                and isinstance(test.values[0], ast.Compare)
+                and isinstance(test.values[0].left, ast.Name)
+                and len(test.values[0].ops) == 1
+                and isinstance(test.values[0].ops[0], ast.Lt)
+                and len(loop.body) == 1
+                and isinstance(loop.body[0], ast.AugAssign)
+                and isinstance(loop.body[0].op, ast.Add)
+                and ast.dump(loop.body[0].value) == ast.dump(ast.Constant(1))
+                and isinstance(loop.body[0].target, ast.Name)
+                and loop.body[0].target.id == test.values[0].left.id
+            ):
+                continue
+            name, end = test.values[0].left.id, test.values[0].comparators[0]
+            starts = [start for s in block[:index] for start in _assigned(s, name)]
+            if not starts:
+                continue
+            before = ast.BinOp(ast.Name(name, ast.Load()), ast.Sub(), ast.Constant(1))
+            rest = test.values[1] if len(test.values) == 2 else ast.BoolOp(ast.And(), test.values[1:])
+            fits = ast.UnaryOp(ast.Not(), _renamed(rest, name, before))
+            down = ast.While(
+                ast.BoolOp(ast.And(), [ast.Compare(ast.Name(name, ast.Load()), [ast.Gt()], [starts[-1]]), fits]),
+                [ast.AugAssign(ast.Name(name, ast.Store()), ast.Sub(), ast.Constant(1))],
+                [],
+            )
+
+            def changed(
+                where: tuple[int, int] = (block_index, index),
+                name: str = name,
+                end: ast.expr = end,
+                down: ast.stmt = down,
+            ) -> ast.AST:
+                edited = copy.deepcopy(function)
+                reset = ast.Assign([ast.Name(name, ast.Store())], copy.deepcopy(end))
+                list(_blocks(edited))[where[0]][where[1]] = ast.If(ast.Constant(True), [reset, copy.deepcopy(down)], [])
+                return edited
+
+            yield "search from the end", changed, (ast.unparse(loop).splitlines()[0], ast.unparse(down).splitlines()[0])
+
+
 class LearnerSites(_Sites):
     """mutate.py's walk with the learner operators added, the answer's raise messages left alone, and
     each site marked as input check or not."""
@@ -471,17 +869,28 @@ class LearnerSites(_Sites):
         self.ints: list[set[str]] = []  # int-looking names of each enclosing def
         self.exacts: list[set[str]] = []  # names bound to exact numbers (Fractions) in each enclosing def
         self.collections: list[set[str]] = []  # names bound to collections each enclosing def builds
+        self.parameters: list[set[str]] = []  # the parameters of each enclosing def
+        self.totals: list[dict[str, tuple[str, str, str]]] = []  # each enclosing def's running totals
+        self.loops = 0  # for and while loops around the node being visited (the node itself included)
 
     def _site(
-        self, node: ast.AST, line: int, operator: str, replacement: ast.AST, shown: tuple[str, str] | None = None
+        self,
+        node: ast.AST,
+        line: int,
+        operator: str,
+        replacement: ast.AST,
+        shown: tuple[str, str] | None = None,
+        validation: bool | None = None,
     ) -> bool:
-        """Record one replacement (shown as `shown`, else as the two nodes); True when it is the chosen one."""
+        """Record one replacement (shown as `shown`, else as the two nodes; an input check's when `validation`
+        says so, else when it lies in one); True when it is the chosen one."""
         self._sync()
         index = len(self.found)
         function = self.scope[-1][0] if self.scope else "<module>"
         before, after = shown or (ast.unparse(node), ast.unparse(replacement))
         self.found.append((line, function, operator, before, after))
-        self.validation.append(self.checking > 0 or isinstance(node, ast.Raise))
+        checking = self.checking > 0 or isinstance(node, ast.Raise)
+        self.validation.append(checking if validation is None else validation)
         return index == self.chosen
 
     def _sync(self) -> None:
@@ -491,13 +900,16 @@ class LearnerSites(_Sites):
 
     def visit(self, node: ast.AST) -> ast.AST:
         checking = is_validation(node)
+        looping = isinstance(node, (ast.For, ast.While))
         self._sync()
         self.checking += checking
+        self.loops += looping
         try:
             return self._visit(node)
         finally:
             self._sync()
             self.checking -= checking
+            self.loops -= looping
 
     def _visit(self, node: ast.AST) -> ast.AST:
         if isinstance(node, ast.FunctionDef):
@@ -505,8 +917,8 @@ class LearnerSites(_Sites):
         if isinstance(node, ast.Raise):
             return self._raise(node)
         line = getattr(node, "lineno", None) or getattr(getattr(node, "target", None), "lineno", 0)
-        for operator, replacement in self._learner(node):
-            if self._site(node, line, operator, replacement):
+        for operator, replacement, *shown in self._learner(node):
+            if self._site(node, line, operator, replacement, *shown):
                 return ast.copy_location(replacement, node) if hasattr(node, "lineno") else replacement
         return super().visit(node)
 
@@ -542,6 +954,60 @@ class LearnerSites(_Sites):
             yield from _returns(node, self.ints[-1])
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             yield from self._typed(node)
+        if isinstance(node, ast.For):
+            yield from self._loops(node)
+        if isinstance(node, ast.If) and is_validation(node):
+            yield from self._zero_skips(node)
+        if isinstance(node, ast.Assign) and self.totals:
+            yield from self._remeasured(node)
+
+    def _loops(self, node: ast.For) -> Iterator[Replacement]:
+        """A loop of checks dropped; the items awaited forgotten when an inner loop adds the next batch."""
+        if _is_check_loop(node):
+            checks = f"{ast.unparse(node).splitlines()[0]} {ast.unparse(node.body[0]).splitlines()[0]}"
+            yield "drop a check", ast.Pass(), (checks, "pass")
+        built = self.collections[-1] if self.collections else set()
+        if self.loops >= 2:  # the loop itself and one around it
+            for name in sorted(_adds_to(node, built)):
+                clear = ast.Expr(_method(ast.Name(name, ast.Load()), "clear"))
+                forget = ast.If(copy.deepcopy(node.iter), [clear], [])
+                items = ast.unparse(node.iter)
+                shown = (f"{name} kept when {items} comes", f"{name}.clear() when {items} is not empty")
+                yield "forget what is awaited", ast.If(ast.Constant(True), [forget, node], []), shown
+
+    def _zero_skips(self, node: ast.If) -> Iterator[Replacement]:
+        """`if measure > limit: raise` with the check skipped for a limit of 0 (limit a parameter)."""
+        test, parameters = node.test, self.parameters[-1] if self.parameters else set()
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return
+        op, left, right = test.ops[0], test.left, test.comparators[0]
+        if isinstance(op, (ast.Gt, ast.GtE)) and isinstance(right, ast.Name) and not isinstance(left, ast.Constant):
+            bound = right.id
+        elif isinstance(op, (ast.Lt, ast.LtE)) and isinstance(left, ast.Name) and not isinstance(right, ast.Constant):
+            bound = left.id
+        else:
+            return
+        if bound in parameters:
+            nonzero = ast.Compare(ast.Name(bound, ast.Load()), [ast.NotEq()], [ast.Constant(0)])
+            yield "zero skips the check", ast.If(ast.BoolOp(ast.And(), [nonzero, test]), node.body, node.orelse)
+
+    def _remeasured(self, node: ast.Assign) -> Iterator[Replacement]:
+        """`size = f(piece)` of a running total measured again over everything kept plus the piece."""
+        target = node.targets[0] if len(node.targets) == 1 else None
+        if not isinstance(target, ast.Name) or target.id not in self.totals[-1]:
+            return
+        piece, parts, total = self.totals[-1][target.id]
+        joined = _method(ast.Constant(""), "join", ast.Name(parts, ast.Load()))
+        whole = ast.BinOp(joined, ast.Add(), ast.Name(piece, ast.Load()))
+        value = ast.BinOp(_renamed(node.value, piece, whole), ast.Sub(), ast.Name(total, ast.Load()))
+        yield "re-measure the payload", ast.Assign([target], value, lineno=node.lineno)
+        encodes = any(
+            isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "encode"
+            for inner in ast.walk(node.value)
+        )
+        for way in ENCODINGS if encodes else ():
+            changed = _Encoded(way).visit(copy.deepcopy(value))
+            yield f"re-measure the payload ({way})", ast.Assign([target], changed, lineno=node.lineno)
 
     def _typed(self, node: ast.Compare) -> Iterator[Replacement]:
         """isinstance for `type(x) is T`, a tolerance where a side is exact, case-folded ids in an input check."""
@@ -588,38 +1054,55 @@ class LearnerSites(_Sites):
         self.ints.append(_int_names(node))
         self.exacts.append(_exact_names(node))
         self.collections.append(_collection_names(node))
+        self.parameters.append(set(_parameters(node)))
+        self.totals.append(_running_totals(node))
+        outer_loops, self.loops = self.loops, 0  # a def inside a loop starts its own count
         try:
             if node.name == self.answer and not self.scope:
                 first = next((s for s in node.body if s.lineno in self.lines), None)
                 if first is not None:
-                    for operator, replacement, shown in self._whole(node, first):
+                    for operator, replacement, shown, validation in self._whole(node, first):
                         self.scope.append((node.name, node.returns))
                         try:
-                            chosen = self._site(first, first.lineno, operator, replacement, shown)
+                            chosen = self._site(first, first.lineno, operator, replacement, shown, validation)
                         finally:
                             self.scope.pop()
                         if chosen:
-                            return replacement
+                            return replacement() if callable(replacement) else replacement
             return self._enter(node)
         finally:
             self.ints.pop()
             self.exacts.pop()
             self.collections.pop()
+            self.parameters.pop()
+            self.totals.pop()
+            self.loops = outer_loops
 
-    def _whole(self, node: ast.FunctionDef, first: ast.stmt) -> Iterator[tuple[str, ast.AST, tuple[str, str]]]:
-        """(operator, changed def, how the change is shown) for each whole-answer mistake."""
+    def _whole(
+        self, node: ast.FunctionDef, first: ast.stmt
+    ) -> Iterator[tuple[str, ast.AST, tuple[str, str], bool | None]]:
+        """(operator, changed def, how the change is shown, whether it changes an input check) for each
+        whole-answer mistake."""
         at = node.body.index(first)
         for name in sorted(_iterated(node)):
             read = ast.parse(f"list({name}) if hasattr({name}, '__next__') else None").body[0]
             changed = copy.copy(node)
             changed.body = [*node.body[:at], read, *node.body[at:]]
-            yield "read twice", changed, (f"{name} read once", f"{name} read twice")
+            yield "read twice", changed, (f"{name} read once", f"{name} read twice"), None
         for name in sorted(_containers(node)):
             keep = ast.parse(f"_input_{name} = {name}").body[0]
             clear = ast.parse(f"_input_{name}.clear() if type(_input_{name}) in (list, dict) else None").body[0]
             changed = copy.copy(node)
             changed.body = [*node.body[:at], keep, ast.Try(node.body[at:], [], [], [clear])]
-            yield "change the input", changed, (f"{name} left as it was", f"{name}.clear() before returning")
+            yield "change the input", changed, (f"{name} left as it was", f"{name}.clear() before returning"), None
+        built = _collection_names(node)
+        for operator, changed, shown in (
+            *_any_order(node, at, built),
+            *_last_only(node, at, built),
+            *_only_when_kept(node),
+            *_from_the_end(node),
+        ):
+            yield operator, changed, shown, operator != "search from the end"
 
 
 def learner_mutants(source: str, answer: str, lines: range) -> list[LearnerMutant]:

@@ -227,3 +227,143 @@ def test_ascii_whitespace_for_unicode_whitespace():
     assert ("ASCII whitespace", "t.strip() -> t.strip(__import__('string').whitespace)") in found
     assert run(source, "ASCII whitespace", "\u3000", "x", which=0) == (False, "x")  # isspace: U+3000 missed
     assert run(source, "ASCII whitespace", "", "\u3000", which=1) == (False, "\u3000")  # strip: U+3000 kept
+
+
+# --- the kinds of mistake issue 57 found with full marks --------------------------------------------------
+AWAITED = """
+def f(events):
+    waiting = set()
+    for kind, key in events:
+        if kind == "result":
+            if key not in waiting:
+                raise ValueError(key)
+            waiting.remove(key)
+        else:
+            waiting.add(key)
+    if waiting:
+        raise ValueError("unanswered")
+    return True
+"""
+
+
+def test_an_awaited_item_is_matched_in_any_order_and_what_stays_unmatched_is_still_refused():
+    assert run(AWAITED, "matched in any order", [("result", "a"), ("call", "a")]) is True  # the result came first
+    with pytest.raises(ValueError):
+        run(AWAITED, "matched in any order", [("result", "a")])
+    with pytest.raises(ValueError):
+        run(AWAITED, "matched in any order", [("call", "a")])
+
+
+def test_what_is_awaited_is_forgotten_when_an_inner_loop_adds_the_next_batch():
+    source = """
+def f(batches):
+    waiting = set()
+    for batch in batches:
+        for key in batch:
+            waiting.add(key)
+    return sorted(waiting)
+"""
+    assert run(source, "forget what is awaited", [["a"], ["b"]]) == ["b"]
+    assert [change for op, change in changes(source) if op == "forget what is awaited"] == [
+        "waiting kept when batch comes -> waiting.clear() when batch is not empty"
+    ]
+    assert not [
+        op
+        for op, _ in changes(source.replace("    for batch in batches:\n        ", "    "))
+        if op == "forget what is awaited"
+    ], "only a loop inside another loop"
+
+
+def test_a_repeat_is_seen_only_next_to_its_first_when_compared_with_the_last():
+    source = """
+def f(keys):
+    seen = set()
+    for key in keys:
+        if key in seen:
+            raise ValueError(key)
+        seen.add(key)
+    return len(keys)
+"""
+    assert run(source, "compared with the last", ["a", "b", "a"]) == 3
+    with pytest.raises(ValueError):
+        run(source, "compared with the last", ["a", "a"])
+
+
+def test_an_input_check_is_moved_to_the_items_kept():
+    source = """
+def f(items, limit):
+    for key, size in items:
+        if not key:
+            raise ValueError("empty id")
+    kept = []
+    for key, size in items:
+        if size <= limit:
+            kept.append(key)
+    return kept
+"""
+    assert run(source, "checked only when kept", [("", 9)], 5) == []  # skipped, so never checked
+    with pytest.raises(ValueError):
+        run(source, "checked only when kept", [("", 1)], 5)
+    assert all(
+        m.validation for m in learner_mutants(source, "f", range(1, 99)) if m.operator == "checked only when kept"
+    )
+
+
+def test_a_running_total_is_measured_again_over_the_whole_payload_however_it_encodes():
+    source = """
+def f(pieces, limit):
+    parts, used = [], 0
+    for piece in pieces:
+        size = len(piece.encode("utf-8"))
+        if used + size <= limit:
+            parts.append(piece)
+            used += size
+    return "".join(parts)
+"""
+    found = [op for op, _ in changes(source) if op.startswith("re-measure the payload")]
+    assert found == [
+        "re-measure the payload",
+        "re-measure the payload (bytes)",
+        "re-measure the payload (bytearray)",
+        "re-measure the payload (codecs)",
+    ]
+    for operator in found:  # the same results: only a linear-work requirement can tell them apart
+        assert run(source, operator, ["é", "日本", "x", "🙂"], 6) == "éx"
+
+
+def test_a_check_against_a_limit_is_skipped_for_a_limit_of_0():
+    source = "def f(size, limit):\n    if size > limit:\n        raise ValueError('over')\n    return size\n"
+    assert run(source, "zero skips the check", 3, 0) == 3
+    with pytest.raises(ValueError):
+        run(source, "zero skips the check", 3, 1)
+
+
+def test_a_search_from_the_start_is_made_from_the_end_with_the_same_answer():
+    source = """
+def f(costs, limit):
+    first, last = 0, len(costs)
+    while first < last and sum(costs[first:]) > limit:
+        first += 1
+    return first
+"""
+    for costs, limit in (([3, 2, 1], 3), ([3, 2, 1], 0), ([1], 5), ([], 0)):
+        namespace: dict = {}
+        exec(source, namespace)
+        assert run(source, "search from the end", costs, limit) == namespace["f"](costs, limit)
+    assert not [
+        m for m in learner_mutants(source, "f", range(1, 99)) if m.operator == "search from the end" and m.validation
+    ]
+
+
+def test_a_loop_made_only_of_checks_is_dropped():
+    source = """
+def f(names, text):
+    message = None
+    for name in names:
+        if name not in text:
+            message = "absent"
+            break
+    return message
+"""
+    assert run(source, "drop a check", ["x"], "abc") is None
+    assert ("drop a check", "for name in names: if name not in text: -> pass") in changes(source)
