@@ -25,7 +25,7 @@ import builtins
 import sys
 import tracemalloc
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,17 +122,8 @@ def measured_work(answer: Callable[..., Any], args: tuple) -> Work:
     started = not tracemalloc.is_tracing()
     if started:
         tracemalloc.start()
-    previous = sys.getprofile()
-    namespace = getattr(answer, "__globals__", {})
     try:
-        with counting.installed(namespace), time_limit(current_limit()):
-            sys.setprofile(profiler)
-            try:
-                answer(*args)
-            finally:
-                sys.setprofile(previous)
-    except _TimedOut as stop:
-        raise _Stopped(args, current_limit() or 0, stop.waited) from None
+        _call_profiled(answer, args, profiler, counting.installed(getattr(answer, "__globals__", {})))
     finally:
         if started:
             tracemalloc.stop()
@@ -151,9 +142,17 @@ def encoded_characters(answer: Callable[..., Any], args: tuple) -> int:
             if isinstance(owner, str):
                 total += len(owner)
 
+    _call_profiled(answer, args, profiler)
+    return total
+
+
+def _call_profiled(
+    answer: Callable[..., Any], args: tuple, profiler: Callable[..., None], setup: AbstractContextManager | None = None
+) -> None:
+    """One call of the answer with `profiler` installed (inside `setup`), under the check's time limit, if any."""
     previous = sys.getprofile()
     try:
-        with time_limit(current_limit()):
+        with setup or nullcontext(), time_limit(current_limit()):
             sys.setprofile(profiler)
             try:
                 answer(*args)
@@ -161,7 +160,6 @@ def encoded_characters(answer: Callable[..., Any], args: tuple) -> int:
                 sys.setprofile(previous)
     except _TimedOut as stop:
         raise _Stopped(args, current_limit() or 0, stop.waited) from None
-    return total
 
 
 def linear_in_passages(name: str) -> Callable[[Callable[..., Any]], tuple[str, str, str, str] | None]:
