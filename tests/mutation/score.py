@@ -80,14 +80,17 @@ def copy_project(root: Path, items: Iterable[str], into: Path) -> None:
 
 
 def ordered_tests(workdir: Path, tests: Sequence[str], module: str) -> list[str]:
-    """Every test file, those that name the module's stem first (so most mutants die in the first file)."""
+    """Every test file: those named after the module's stem first, then those that mention it, then the rest (so
+    most mutants die in the first file: -x stops there)."""
     files: list[str] = []
     for test in tests:
         path = workdir / test
         found = sorted(path.rglob("test_*.py")) if path.is_dir() else [path]
         files += [f.relative_to(workdir).as_posix() for f in found]
     stem = Path(module).stem
-    return sorted(files, key=lambda f: stem not in (workdir / f).read_text(encoding="utf-8"))
+    return sorted(
+        files, key=lambda f: (stem not in Path(f).name, stem not in (workdir / f).read_text(encoding="utf-8"))
+    )
 
 
 def run_tests(workdir: Path, tests: Sequence[str], timeout: float) -> str:

@@ -120,6 +120,18 @@ def test_the_tests_that_name_the_mutated_module_run_first(tmp_path):
     assert ordered_tests(tmp_path, ["tests"], "toy.py") == ["tests/test_b.py", "tests/test_a.py"]
 
 
+def test_the_tests_named_after_the_mutated_module_run_before_those_that_only_mention_it(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("import toy\n")
+    (tmp_path / "tests" / "test_toy_rules.py").write_text("import toy\n")
+    (tmp_path / "tests" / "test_z.py").write_text("import other\n")
+    assert ordered_tests(tmp_path, ["tests"], "toy.py") == [
+        "tests/test_toy_rules.py",
+        "tests/test_a.py",
+        "tests/test_z.py",
+    ]
+
+
 def test_make_mutation_runs_on_a_small_core_module():
     """`make mutation` itself, on packer/utf8.py alone (about a minute): its scratch copy must hold everything the
     core tests and the root conftest.py import, or it stops at "The core tests fail on the unmutated modules"."""
