@@ -2,7 +2,8 @@
 
 One class is graded once for this module (each hostile kind, the solutions, the untouched exercises, the
 wrong answers of the mutant library, detached children, a vandal and a notebook of no lesson), then each test
-reads its gradebook. That grading the same files again gives the same gradebook is shown in test_shards.py, whose
+reads its gradebook; the kinds that run past the time limit are graded in a small class of their own, with a
+shorter limit, since each costs the grader that limit twice. That grading the same files again gives the same gradebook is shown in test_shards.py, whose
 shard runs grade the whole run's learners a second time.
 """
 
@@ -25,7 +26,7 @@ import pytest
 import packer.grading.grader as grade
 from grader_cli import grade_cli, grade_main
 from packer.grading.gradebook import Gradebook
-from packer.grading.demo_class import KINDS, LESSON, definition_cell, solution, with_cell, write_submission
+from packer.grading.demo_class import KINDS, LESSON, RUNAWAY, definition_cell, solution, with_cell, write_submission
 from packer.checking.exercises import exercise_name, solution_name, to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,8 +38,10 @@ LESSON_01_MUTANTS = [(qid, why, fn) for qid, why, fn in MUTANTS if qid.startswit
 # that every one of them loses points; this is the grader's path (a kernel per notebook, the counterexample in
 # the row), which one per question exercises as well as all twenty.
 GRADED_MUTANTS = sorted({qid: (qid, why, fn) for qid, why, fn in reversed(LESSON_01_MUTANTS)}.values())
-TIMEOUT = 10  # seconds per cell and per check: over 30 times what a correct check takes here (bench-checks), so a
-# loaded machine does not time out a correct one; each of the three runaway kinds costs its worker this long
+TIMEOUT = 10  # seconds per cell and per check: over 30 times what a correct check takes here (bench-checks), and
+# twice what solution 09's slowest cell took on a saturated machine, so a loaded machine does not time out a correct one
+RUNAWAY_TIMEOUT = 3  # the runaway kinds' own class, lesson 01 alone, whose cells each take under half a second: each
+# runaway costs the grader this long twice (a timed-out row is graded again on its own), so not TIMEOUT
 
 
 def mutant_source(qid: str, function) -> str:
@@ -107,7 +110,8 @@ def gradebook(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class")
     marks = tmp_path_factory.mktemp("marks")
     for kind in KINDS:
-        write_submission(folder, kind, kind)
+        if kind not in RUNAWAY:  # graded in a class of their own, with a shorter time limit (runaways below)
+            write_submission(folder, kind, kind)
     write_submission(folder, "exits-again", "exits")
     for number, (qid, _, function) in enumerate(GRADED_MUTANTS):
         path = folder / f"mutant{number:02d}-{qid}.ipynb"
@@ -146,10 +150,42 @@ def gradebook(tmp_path_factory):
     return rows, out, folder, before, run, marks, finished
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.fixture(scope="module")
+def runaways(tmp_path_factory) -> dict[str, dict]:
+    """The rows of a class of the runaway kinds and a correct notebook, graded with the time limit RUNAWAY_TIMEOUT."""
+    folder = tmp_path_factory.mktemp("runaways")
+    for kind in (*RUNAWAY, "correct"):
+        write_submission(folder, kind, kind)
+    out = tmp_path_factory.mktemp("runaway-grades")
+    run = grade_cli(
+        str(folder),
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+        "--timeout",
+        str(RUNAWAY_TIMEOUT),
+        "--sandbox",
+        "off",
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads((out / "grades.json").read_text())
+    return {s["submission"].split("/", 1)[1]: s for s in data["submissions"]}
+
+
+@pytest.mark.parametrize("kind", sorted(set(KINDS) - set(RUNAWAY)))
 def test_each_kind_of_submission_gets_its_status(gradebook, kind):
     rows, *_ = gradebook
     assert rows[f"{kind}.ipynb"]["status"] == KINDS[kind][0], rows[f"{kind}.ipynb"]["output"]
+
+
+@pytest.mark.parametrize("kind", [*RUNAWAY, "correct"])
+def test_each_runaway_kind_gets_its_status_and_a_correct_notebook_beside_them_its_points(runaways, kind):
+    row = runaways[f"{kind}.ipynb"]
+    assert row["status"] == KINDS[kind][0], row["output"]
+    if kind == "correct":  # the short limit is no limit for cells that need it not
+        assert row["score"] == row["max_score"] and row["notes"] == [], row["notes"]
 
 
 def test_correct_work_gets_full_marks_and_every_solution_too(gradebook):
@@ -178,16 +214,14 @@ def test_every_wrong_answer_loses_its_question_with_a_counterexample(gradebook, 
     assert test["counterexample"] and "input:" in test["output"] and "expected:" in test["output"]
 
 
-def test_a_runaway_cell_is_stopped_and_named_and_the_rest_still_counts(gradebook):
-    rows, *_ = gradebook
-    row = rows["runaway.ipynb"]
-    assert any(f"ran past the {TIMEOUT} s cell limit" in note and "(q1.3)" in note for note in row["notes"])
+def test_a_runaway_cell_is_stopped_and_named_and_the_rest_still_counts(runaways):
+    row = runaways["runaway.ipynb"]
+    assert any(f"ran past the {RUNAWAY_TIMEOUT} s cell limit" in note and "(q1.3)" in note for note in row["notes"])
     assert row["score"] == row["max_score"]  # the loop was interrupted; every answer was still checked
 
 
-def test_a_cell_that_ignores_the_interrupt_is_cut_off_and_the_answers_before_it_still_count(gradebook):
-    rows, *_ = gradebook
-    row = rows["unstoppable.ipynb"]
+def test_a_cell_that_ignores_the_interrupt_is_cut_off_and_the_answers_before_it_still_count(runaways):
+    row = runaways["unstoppable.ipynb"]
     assert any(
         "ran past" in note and "(q1.3)" in note and "which starts `while True:`" in note for note in row["notes"]
     )
@@ -198,9 +232,8 @@ def test_a_cell_that_ignores_the_interrupt_is_cut_off_and_the_answers_before_it_
     assert "not graded: cell 9 of" in test["output"] and "NOT ATTEMPTED" not in test["output"]
 
 
-def test_an_answer_that_loops_forever_when_checked_loses_only_that_question(gradebook):
-    rows, *_ = gradebook
-    row = rows["loops-when-checked.ipynb"]
+def test_an_answer_that_loops_forever_when_checked_loses_only_that_question(runaways):
+    row = runaways["loops-when-checked.ipynb"]
     test = next(t for t in row["tests"] if t["qid"] == "q1.3")
     assert test["score"] == 0 and any("checking q1.3 ran past" in note for note in row["notes"])
     assert row["score"] == row["max_score"] - test["max_score"]
