@@ -34,7 +34,7 @@ LONGEST_FIRST = [
     "tests/e2e/test_tabs_in_browser.py",  # 60
     "tests/grading/test_site_packages_install.py",  # 60 (two graders, one in a site-packages install)
     "tests/mutation/test_check_score.py",  # 68 (check-mutation twice: editable and site-packages)
-    "tests/mutation/test_score.py",  # 60 (make mutation on packer/utf8.py: the core tests once, then 7 mutants)
+    "tests/mutation/test_score.py",  # 40 (make mutation on packer/utf8.py: the core tests once, then 7 mutants)
     "tests/grading/test_recorded_inputs.py",  # 52
     "tests/grading/test_gradescope_package.py",  # 51
     "tests/e2e/test_hub_in_browser.py",  # 44
