@@ -30,12 +30,13 @@
     openedToPrint = [];
   });
 
-  // A printed output of one very long line (a list or a JSON dump on one line, over 160 characters, with spaces to
-  // break at) wraps like prose; an output of aligned columns keeps its lines and scrolls.
+  // A printed output with a line of over 160 characters (a list, a JSON dump, a summary on one line) wraps like
+  // prose; an output of aligned columns (a run of three spaces inside a line) keeps its lines and scrolls.
   document.querySelectorAll(".jp-OutputArea-output pre").forEach(function (pre) {
     var lines = pre.textContent.split("\n");
-    var longest = Math.max.apply(null, lines.map(function (line) { return line.length; }));
-    if (longest > 160 && / \S/.test(pre.textContent) && lines.filter(function (l) { return l.length > 100; }).length <= 3) {
+    var long = lines.some(function (line) { return line.length > 160; });
+    var columns = lines.some(function (line) { return /\S {3,}\S/.test(line); });
+    if (long && !columns) {
       pre.classList.add("site-wrapped");
     }
   });
