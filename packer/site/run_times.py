@@ -4,13 +4,13 @@ estimates (packer/site/outline.py).
 `make outputs` executes every lesson with MeasuredExecute, nbconvert's ExecutePreprocessor (nbclient) that also
 reads the kernel process's CPU time (user and system, its waited-for children's included: psutil's cpu_times, from
 the operating system's own accounting) before and after each code cell, and stamps the difference on the cell
-(`metadata.execution["cpu_seconds"]`). CPU time is what the lesson's own work costs: on a machine shared with
-other work, the wall-clock span of the same run grew four- to fivefold (the site once said 30 s for lesson 02 and
-40 s for 05, which take 5.9 and 8.0 s on a quiet 2-core machine), while the processor time a cell needs does not
-depend on how long it waited for a processor. It leaves out the time a cell waits on nothing but the clock (a
-sleep) or on a disk, which no lesson does for long. RecordRunTime, run after the execution, adds the cells' CPU
-seconds up, the time a learner's Run All takes once the kernel is up (the kernel's own start is not counted), writes
-it into RUN_TIMES, and removes the stamps again, so the saved notebook is what it was without them. A notebook run
+(`metadata["cpu_seconds"]`; nbformat's schema takes only timestamps in `metadata.execution`). CPU time is what
+the lesson's own work costs, and a machine busy with other work barely changes it: the wall-clock span of the same
+run grew four- to fivefold there (the site once said 30 s for lesson 02 and 40 s for 05, which take 5.9 and 8.0 s on
+a quiet 2-core machine), their CPU time measured on the busy machine was 8 and 11 s. It leaves out the time a cell
+waits on nothing but the clock (a sleep) or on a disk, which no lesson does for long. RecordRunTime, run after the
+execution, adds the cells' CPU seconds up, about the time a learner's Run All takes once the kernel is up (the
+kernel's own start is not counted), writes it into RUN_TIMES, and removes the stamps again, so the saved notebook is what it was without them. A notebook run
 without MeasuredExecute (record_timing's stamps alone) falls back on the wall-clock span of the cells' stamps."""
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from packer.site.saved_outputs import CHECKOUT
 
 RUN_TIMES = Path("packer/site/run_times.json")  # relative to the repository
 CPU = "cpu_seconds"
-STAMPS = ("iopub.status.busy", "iopub.execute_input", "shell.execute_reply", "iopub.status.idle", CPU)
+STAMPS = ("iopub.status.busy", "iopub.execute_input", "shell.execute_reply", "iopub.status.idle")
 ABOUT = (
     "CPU seconds of the kernel running each lesson's code cells, added up, when make outputs last ran it "
-    "(packer/site/run_times.py): what a learner's Run All takes on a quiet machine; the kernel's start is not counted."
+    "(packer/site/run_times.py): about what Run All takes on a quiet machine; the kernel's start is not counted."
 )
 
 
@@ -52,7 +52,7 @@ class MeasuredExecute(ExecutePreprocessor):
             return super().preprocess_cell(cell, resources, index)
         before = kernel_cpu_seconds(process.pid)
         cell, resources = super().preprocess_cell(cell, resources, index)
-        cell.setdefault("metadata", {}).setdefault("execution", {})[CPU] = kernel_cpu_seconds(process.pid) - before
+        cell.setdefault("metadata", {})[CPU] = kernel_cpu_seconds(process.pid) - before
         return cell, resources
 
 
@@ -60,9 +60,7 @@ def run_seconds(cells: list[Any]) -> float | None:
     """The seconds a run took: its code cells' CPU seconds added up (MeasuredExecute), or else the span of their
     execution stamps (None when the run recorded neither)."""
     measured = [
-        cell["metadata"]["execution"][CPU]
-        for cell in cells
-        if cell.get("cell_type") == "code" and CPU in cell.get("metadata", {}).get("execution", {})
+        cell["metadata"][CPU] for cell in cells if cell.get("cell_type") == "code" and CPU in cell.get("metadata", {})
     ]
     if measured:
         return float(sum(measured))
@@ -107,6 +105,7 @@ class RecordRunTime(Preprocessor):
         if seconds is not None and name and folder == checkout / "notebooks":
             record(checkout, f"notebooks/{name}.ipynb", seconds)
         for cell in nb.cells:
+            cell.get("metadata", {}).pop(CPU, None)
             stamps = cell.get("metadata", {}).get("execution")
             if isinstance(stamps, dict):
                 for key in STAMPS:
