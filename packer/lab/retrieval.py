@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from packer.lab import corpus
 
@@ -61,14 +62,29 @@ def collection() -> tuple[tuple[str, str], ...]:
     return tuple((f"{_slug(s.name)}-{i:03d}", text) for s in corpus.samples() for i, text in enumerate(s.passages))
 
 
-def bm25_scores(query: str, documents: Sequence[str], k1: float = K1, b: float = B) -> list[float]:
-    """The BM25 score of every document for the query (0.0 where no query word occurs)."""
+class Index(NamedTuple):
+    """What BM25 needs of a list of documents, whatever the query: each one's term counts and length, their average
+    length, and in how many documents each term occurs."""
+
+    bags: list[Counter[str]]
+    lengths: list[int]
+    average: float
+    frequency: Counter[str]
+
+
+def bm25_index(documents: Sequence[str]) -> Index:
+    """The documents' BM25 index (made once, for many queries)."""
     if isinstance(documents, str) or not documents:
         raise ValueError("documents: expected a non-empty list of texts")
     bags = [Counter(words(text)) for text in documents]
     lengths = [sum(bag.values()) for bag in bags]
-    average = sum(lengths) / len(bags) or 1.0
-    frequency = Counter(term for bag in bags for term in bag)
+    return Index(bags, lengths, sum(lengths) / len(bags) or 1.0, Counter(term for bag in bags for term in bag))
+
+
+def bm25_scores(query: str, documents: Sequence[str] | Index, k1: float = K1, b: float = B) -> list[float]:
+    """The BM25 score of every document (a list of texts, or their bm25_index) for the query (0.0 where no query
+    word occurs)."""
+    bags, lengths, average, frequency = documents if isinstance(documents, Index) else bm25_index(documents)
     terms = sorted(set(words(query)))
     idf = {t: math.log(1 + (len(bags) - frequency[t] + 0.5) / (frequency[t] + 0.5)) for t in terms}
     return [
@@ -107,4 +123,14 @@ def rank(question: str, passages: Sequence[tuple[str, str]] | None = None, k: in
 @functools.lru_cache(maxsize=32)
 def _rank_collection(question: str, k: int) -> tuple[Hit, ...]:
     """rank() over the whole collection, once per question (the lesson and its explorer ask again and again)."""
-    return tuple(rank(question, collection(), k))
+    passages = collection()
+    scores = bm25_scores(question, _collection_index())
+    order = sorted(range(len(passages)), key=lambda i: (-scores[i], i))[:k]
+    return tuple(Hit(passages[i][0], passages[i][1], round(scores[i], 2), r) for r, i in enumerate(order, 1))
+
+
+@functools.cache
+def _collection_index() -> Index:
+    """The BM25 index of the whole collection, made once: re-made for every question, it was most of the time of
+    lesson 09's first cell (27 questions over 1,297 passages)."""
+    return bm25_index([text for _, text in collection()])
