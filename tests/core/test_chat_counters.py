@@ -612,6 +612,9 @@ def test_a_mistral_counter_encodes_a_request_once_and_a_changed_request_afresh(m
     request.append({"role": "assistant", "content": "Two hours."})
     request.append({"role": "user", "content": "Thanks."})
     assert count(request) > first + 3 and len(encoded) == 3
+    packer.chat.forget_counts()  # as the benchmarks do before each timed run
+    count(request)
+    assert len(encoded) == 4
     for _ in range(2):  # refused each time: a refusal is not remembered as a count
         with pytest.raises(ValueError, match="not valid UTF-8"):
             count([{"role": "user", "content": "\ud800"}])
