@@ -62,9 +62,25 @@ def collection() -> tuple[tuple[str, str], ...]:
     return tuple((f"{_slug(s.name)}-{i:03d}", text) for s in corpus.samples() for i, text in enumerate(s.passages))
 
 
+def bm25_scores(query: str, documents: Sequence[str], k1: float = K1, b: float = B) -> list[float]:
+    """The BM25 score of every document for the query (0.0 where no query word occurs)."""
+    if isinstance(documents, str) or not documents:
+        raise ValueError("documents: expected a non-empty list of texts")
+    bags = [Counter(words(text)) for text in documents]
+    lengths = [sum(bag.values()) for bag in bags]
+    average = sum(lengths) / len(bags) or 1.0
+    frequency = Counter(term for bag in bags for term in bag)
+    terms = sorted(set(words(query)))
+    idf = {t: math.log(1 + (len(bags) - frequency[t] + 0.5) / (frequency[t] + 0.5)) for t in terms}
+    return [
+        sum(idf[t] * bag[t] * (k1 + 1) / (bag[t] + k1 * (1 - b + b * length / average)) for t in terms if bag[t])
+        for bag, length in zip(bags, lengths)
+    ]
+
+
 class Index(NamedTuple):
-    """What BM25 needs of a list of documents, whatever the query: each one's term counts and length, their average
-    length, and in how many documents each term occurs."""
+    """What bm25_scores computes of its documents whatever the query, kept for many queries: each document's term
+    counts and length, their average length, and in how many documents each term occurs."""
 
     bags: list[Counter[str]]
     lengths: list[int]
@@ -73,7 +89,7 @@ class Index(NamedTuple):
 
 
 def bm25_index(documents: Sequence[str]) -> Index:
-    """The documents' BM25 index (made once, for many queries)."""
+    """The documents' Index, made once (lesson 06 shows bm25_scores, which makes it again for each query)."""
     if isinstance(documents, str) or not documents:
         raise ValueError("documents: expected a non-empty list of texts")
     bags = [Counter(words(text)) for text in documents]
@@ -81,10 +97,9 @@ def bm25_index(documents: Sequence[str]) -> Index:
     return Index(bags, lengths, sum(lengths) / len(bags) or 1.0, Counter(term for bag in bags for term in bag))
 
 
-def bm25_scores(query: str, documents: Sequence[str] | Index, k1: float = K1, b: float = B) -> list[float]:
-    """The BM25 score of every document (a list of texts, or their bm25_index) for the query (0.0 where no query
-    word occurs)."""
-    bags, lengths, average, frequency = documents if isinstance(documents, Index) else bm25_index(documents)
+def indexed_bm25_scores(query: str, index: Index, k1: float = K1, b: float = B) -> list[float]:
+    """bm25_scores(query, documents), from the documents' Index: the same numbers, computed in the same order."""
+    bags, lengths, average, frequency = index
     terms = sorted(set(words(query)))
     idf = {t: math.log(1 + (len(bags) - frequency[t] + 0.5) / (frequency[t] + 0.5)) for t in terms}
     return [
@@ -124,7 +139,7 @@ def rank(question: str, passages: Sequence[tuple[str, str]] | None = None, k: in
 def _rank_collection(question: str, k: int) -> tuple[Hit, ...]:
     """rank() over the whole collection, once per question (the lesson and its explorer ask again and again)."""
     passages = collection()
-    scores = bm25_scores(question, _collection_index())
+    scores = indexed_bm25_scores(question, _collection_index())
     order = sorted(range(len(passages)), key=lambda i: (-scores[i], i))[:k]
     return tuple(Hit(passages[i][0], passages[i][1], round(scores[i], 2), r) for r, i in enumerate(order, 1))
 
