@@ -551,6 +551,9 @@ def test_each_lesson_shows_its_time_and_its_outline_and_the_index_each_lesson_s_
             "(how this is estimated)."
         ), plain
         assert outline == headings and len(outline) >= 2, name
+    planned = f"{PRACTICE_MINUTES['predict']} minutes for each predict or choose point and {PRACTICE_MINUTES['write']}"
+    assert PRACTICE_MINUTES["predict"] == PRACTICE_MINUTES["choose"]
+    assert planned in " ".join((ROOT / "docs" / "instructors.md").read_text().split()), "the guide's planned minutes"
     for name in ("docs/instructors.html", "exercises/exercise_01_assemble_context.html"):
         plain, outline, headings = overview_of(site / name)
         assert plain == "" and outline == headings and len(outline) >= 2, name  # an outline, and no time

@@ -16,6 +16,7 @@ What it writes into OUT:
     site.css                        the one stylesheet of every page (JupyterLab's, Pagefind's UI's, the site's)
     site.js                         the site's own script: the contents and outline open on a wide screen, a tab stop on
                                     each box that scrolls, the copy buttons, and the search box
+    practice.js                     a lesson's practice points answered on its page (packer/site/practice.py)
     pagefind/                       the search index and Pagefind's search UI (packer/site/search.py)
     .packer-site                    the marker that says the folder is ours (a rebuild replaces only such a folder)
 
@@ -25,7 +26,8 @@ guides, and back to the index (packer/site/chrome.py). The order comes from the 
 takes its place with no list to edit. Under its title, a lesson's page has the time it takes (packer/site/outline.py:
 its words at 238 a minute, and its Run All time as `make outputs` measured it, packer/site/run_times.py), "Run this
 lesson" and "Get the workbook" (packer/site/launch.py; an exercise's page too), and every page with two sections or
-more its outline, "On this page".
+more its outline, "On this page". Its time counts its practice points too (packer/site/practice.py), which the
+reader answers on the page.
 
 How, and why this way:
 

@@ -591,3 +591,30 @@ def test_a_folded_worked_answer_opens_from_the_keyboard_shows_its_focus_and_pass
             context.close()
     assert found == [], report(found, {})
     assert focused["problem"] is None, focused
+
+
+@pytest.mark.needs("node")
+def test_a_lesson_s_practice_points_answered_wrong_show_their_feedback_and_pass_axe(server, browser, axe_script):
+    """A choose point and a predict point of lesson 02 answered wrong by keyboard: the feedback each shows (a
+    status line) passes axe, and the Check button keeps its focus outline."""
+    context, page = open_page(browser, DESKTOP)
+    try:
+        load(page, server + "notebooks/02_prompt_packer.html")
+        from packer.checking.practice import POINTS, Choose
+
+        for form in page.locator("form.site-practice").all():
+            found = POINTS[form.get_attribute("data-practice")]
+            if isinstance(found, Choose):
+                form.get_by_role("radio").nth(next(i for i, o in enumerate(found.options) if not o.right)).focus()
+                page.keyboard.press("Space")
+            else:
+                form.get_by_role("textbox").fill("(1, 2)")
+            form.get_by_role("button", name="Check").focus()
+            page.keyboard.press("Enter")
+            form.get_by_role("status").filter(has_text="not yet").wait_for()
+        focused = page.evaluate(FOCUSED)
+        problems, _ = check_page(page, "02 answered", axe_script, EVERY_RULE)
+    finally:
+        context.close()
+    assert problems == [], report(problems, {})
+    assert focused["problem"] is None, focused
