@@ -2,7 +2,10 @@
 
 `make lab` puts this folder first on JUPYTER_CONFIG_PATH, so Jupyter reads this file and the settings in
 labconfig/default_setting_overrides.json (no news pop-up, every notebook cell kept in the page, a notebook's
-kernel shut down when its tab closes).
+kernel shut down when its tab closes, and the arrow keys on a focused practice option left to the option:
+JupyterLab binds them to moving between cells, so a binding with a narrower selector, `preventDefault` false and a
+command that does nothing (JupyterLab logs "Cannot execute key binding" and does no more) lets the browser move
+the choice between the radio buttons, as a radio group does).
 """
 
 import os

@@ -5,7 +5,7 @@ packer.lab        what the lessons draw with       imports: core, lab
 packer.checking   the exercises' self-checks       imports: core, checking
 packer.grading    the instructor's grader          imports: core, checking, grading
 packer.classroom  serving a class (make hub)       imports: classroom
-packer.site       the lessons as a web site        imports: site
+packer.site       the lessons as a web site        imports: core, checking, site
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ MAY_IMPORT = {
     "checking": {"core", "checking"},
     "grading": {"core", "checking", "grading"},
     "classroom": {"classroom"},  # the hub's configuration loads it: nothing of the packers
-    "site": {"site"},  # make site reads the notebooks as files: nothing of the packers
+    # make site reads the notebooks as files; a lesson's practice points it reads from packer.checking.practice, so
+    # the page judges an answer by the kernel's own checks and words (packer/site/practice.py)
+    "site": {"core", "checking", "site"},
 }
 HEAVY = (
     "ipywidgets",

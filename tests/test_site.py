@@ -22,6 +22,7 @@ import pytest
 from PIL import Image
 from test_saved_outputs import build_paths
 
+from packer.checking.practice import BY_LESSON, POINTS, Write
 from packer.site.__main__ import main
 from packer.site.build import LIVE_NOTE, MARKER, SiteError, build
 from packer.site.chrome import SITE_NAME
@@ -29,7 +30,8 @@ from packer.site.figures import FULL
 from packer.site.outline import duration, lesson_minutes, word_count
 from packer.site.pages import README_TITLE
 from packer.site.run_times import RUN_TIMES, read_run_times
-from packer.site.widgets import PRACTICE_NOTE
+from packer.site.practice import PRACTICE_MINUTES, practice_minutes
+from packer.site.practice import minutes_words as practice_words
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ["00_start_here.ipynb", "01_assemble_context.ipynb", "06_policies.ipynb"]  # 06 has math and an explorer
@@ -214,9 +216,11 @@ def test_no_page_loads_anything_from_the_network_and_its_only_scripts_are_the_si
         assert not [u for u in loaded if u and re.match(r"(https?:)?//", u)], f"{page.name} loads {loaded}"
         scripts = [a.get("src") for tag, a in tags if tag == "script"]
         assert all(scripts), f"{page.name} has an inline script"
+        practice = ["practice.js"] if page.parent.name == "notebooks" else []  # a lesson's practice points
         assert [(page.parent / s).resolve().relative_to(site.resolve()).as_posix() for s in scripts] == [
             "pagefind/pagefind-ui.js",
             "site.js",
+            *practice,
         ], page.name
 
 
@@ -373,16 +377,33 @@ def test_each_explorer_is_a_still_saying_what_it_does_and_how_to_run_it_live(sit
     assert after.index("<img") < after.index("</main>")  # the explorer's saved figure
 
 
-def test_a_practice_points_choice_is_a_note_saying_where_it_is_answered(site, repo):
-    """A multiple-choice practice point is no explorer: its box becomes a note naming it, and the options stay in
-    the Markdown above it (lesson 00 shows one)."""
-    notebook = nbformat.read(repo / "notebooks" / "00_start_here.ipynb", 4)
-    points = _widget_views(notebook, r"^choose\(")
-    text = (site / "notebooks" / "00_start_here.html").read_text(encoding="utf-8")
-    assert points >= 1 and text.count(PRACTICE_NOTE) == points
-    assert f'<p class="site-practice-note">Practice 0.3 {PRACTICE_NOTE}</p>' in text
-    assert "<strong>C.</strong> <code>pack_utf8</code>" in text  # the options, from the Markdown
-    assert "Worked answer to practice 0.3" in text and "<details>" in text
+def test_each_practice_point_is_answered_on_the_page_or_says_where_and_no_kernel_output_is_frozen(site, repo):
+    """On the page, a choose point is a radio group with a Check button, a predict point a text box, a write point
+    a note saying how it is answered in JupyterLab; the kernel's saved "not answered yet ... run this cell again"
+    and "0 of N answered right in this kernel" are gone, and the progress cell says what it does in JupyterLab."""
+    for name in LESSONS:
+        lesson = name.removesuffix(".ipynb")
+        page = parse(site / "notebooks" / f"{lesson}.html")
+        text = " ".join("".join(page.text).split())
+        forms = [a["data-practice"] for tag, a in page.tags if tag == "form" and "site-practice" in a.get("class", "")]
+        for found in BY_LESSON[lesson]:
+            if isinstance(found, Write):
+                assert f"Practice {found.number} (write) is answered in JupyterLab" in text, found.pid
+                assert found.pid not in forms
+            else:
+                assert found.pid in forms, f"{found.pid} cannot be answered on the page"
+        assert "run this cell again" not in text and "answered right in this kernel" not in text, lesson
+        assert "replace the line that raises NotImplementedError" not in text or "(write)" in text
+        assert "In JupyterLab this cell says how many of the lesson" in text, lesson
+        scripts = [a.get("src") for tag, a in page.tags if tag == "script" and a.get("src")]
+        assert "../practice.js" in scripts, lesson
+    assert (site / "practice.js").is_file() and ".site-practice-option" in (site / "site.css").read_text()
+    choice = parse(site / "notebooks" / "00_start_here.html")
+    radios = [a for tag, a in choice.tags if tag == "input" and a.get("type") == "radio"]
+    assert len({a["name"] for a in radios}) == 1 and [a["value"] for a in radios] == [
+        option.key for option in POINTS["p0.3"].options
+    ]  # one radio group: the browser moves the choice with the arrow keys
+    assert "Worked answer to practice 0.3" in "".join(choice.text)
 
 
 def test_solutions_only_when_asked_and_then_exercises_link_to_them(repo, tmp_path):
@@ -520,11 +541,20 @@ def test_each_lesson_shows_its_time_and_its_outline_and_the_index_each_lesson_s_
         plain, outline, headings = overview_of(site / "notebooks" / name.replace(".ipynb", ".html"))
         words = word_count(nbformat.read(repo / "notebooks" / name, 4))
         seconds = measured[f"notebooks/{name}"]
+        points = BY_LESSON[name.removesuffix(".ipynb")]  # the practice, at the course's planned minutes a point
+        minutes = sum(PRACTICE_MINUTES[p.kind] for p in points)
+        assert len(points) >= 3 and practice_minutes(name.removesuffix(".ipynb")) == (len(points), minutes)
         assert plain == (
-            f"About {lesson_minutes(words, seconds)} min: {duration(words / 238 * 60)} reading ({words:,} words at 238 a "
-            f"minute), {duration(seconds)} running all its cells (measured as processor time) (how this is estimated)."
+            f"About {lesson_minutes(words, seconds) + minutes} min: {duration(words / 238 * 60)} reading ({words:,} "
+            f"words at 238 a minute), {duration(seconds)} running all its cells (measured as processor "
+            f"time), {minutes} min answering "
+            f"its {len(points)} practice points ({practice_words()}: the course's planning assumption) "
+            "(how this is estimated)."
         ), plain
         assert outline == headings and len(outline) >= 2, name
+    planned = f"{PRACTICE_MINUTES['predict']} minutes for each predict or choose point and {PRACTICE_MINUTES['write']}"
+    assert PRACTICE_MINUTES["predict"] == PRACTICE_MINUTES["choose"]
+    assert planned in " ".join((ROOT / "docs" / "instructors.md").read_text().split()), "the guide's planned minutes"
     for name in ("docs/instructors.html", "exercises/exercise_01_assemble_context.html"):
         plain, outline, headings = overview_of(site / name)
         assert plain == "" and outline == headings and len(outline) >= 2, name  # an outline, and no time

@@ -16,6 +16,7 @@ What it writes into OUT:
     site.css                        the one stylesheet of every page (JupyterLab's, Pagefind's UI's, the site's)
     site.js                         the site's own script: the contents and outline open on a wide screen, a tab stop on
                                     each box that scrolls, the copy buttons, and the search box
+    practice.js                     a lesson's practice points answered on its page (packer/site/practice.py)
     pagefind/                       the search index and Pagefind's search UI (packer/site/search.py)
     .packer-site                    the marker that says the folder is ours (a rebuild replaces only such a folder)
 
@@ -25,7 +26,8 @@ guides, and back to the index (packer/site/chrome.py). The order comes from the 
 takes its place with no list to edit. Under its title, a lesson's page has the time it takes (packer/site/outline.py:
 its words at 238 a minute, and its Run All time as `make outputs` measured it, packer/site/run_times.py), "Run this
 lesson" and "Get the workbook" (packer/site/launch.py; an exercise's page too), and every page with two sections or
-more its outline, "On this page".
+more its outline, "On this page". Its time counts its practice points too (packer/site/practice.py), which the
+reader answers on the page.
 
 How, and why this way:
 
@@ -82,6 +84,9 @@ from packer.site.chrome import SCRIPT, STYLESHEET, page_chrome, render_index
 from packer.site.launch import Launch, launch_block
 from packer.site.outline import time_line, word_count
 from packer.site.pages import GUIDE_ORDER, SECTIONS, Page, SiteError, collect, course_order, read_notebook, relative
+from packer.site.practice import SCRIPT as PRACTICE_SCRIPT
+from packer.site.practice import STYLESHEET as PRACTICE_STYLESHEET
+from packer.site.practice import practice_minutes
 from packer.site.render import SiteExporter, render_page
 from packer.site.run_times import read_run_times
 from packer.site.search import index_for_search, search_stylesheet
@@ -126,20 +131,26 @@ RUN = {"notebooks": "Run this lesson", "exercises": "Run this exercise", "soluti
 HOW_LONG = "docs/instructors.html#how-long-a-lesson-takes"  # where the guide says how a lesson's time is estimated
 
 
-def lesson_minutes(pages: list[Page], root: Path) -> dict[Page, tuple[int, int | None]]:
-    """Each lesson's words and measured Run All seconds (None: not measured yet)."""
+def lesson_minutes(pages: list[Page], root: Path) -> dict[Page, tuple[int, int | None, tuple[int, int]]]:
+    """Each lesson's words, measured Run All seconds (None: not measured yet), and practice points with the
+    minutes planned for them (packer/site/practice.py)."""
     seconds = read_run_times(root)
     return {
-        p: (word_count(read_notebook(p.source)), seconds.get(p.ipynb_name)) for p in pages if p.folder == "notebooks"
+        p: (word_count(read_notebook(p.source)), seconds.get(p.ipynb_name), practice_minutes(p.source.stem))
+        for p in pages
+        if p.folder == "notebooks"
     }
 
 
-def overview(page: Page, times: dict[Page, tuple[int, int | None]], launch: Launch, guide: bool) -> str:
+def overview(
+    page: Page, times: dict[Page, tuple[int, int | None, tuple[int, int]]], launch: Launch, guide: bool
+) -> str:
     """What goes under a page's title besides its outline: a lesson's time, and the way to run a notebook."""
     here = Path(page.html_name).parent
     parts = []
     if page in times:
-        parts.append(time_line(*times[page], guide=relative(HOW_LONG, here) if guide else ""))
+        words, seconds, practice = times[page]
+        parts.append(time_line(words, seconds, guide=relative(HOW_LONG, here) if guide else "", practice=practice))
     if page.folder in RUN:
         parts.append(launch_block(launch, page.ipynb_name, RUN[page.folder]))
     return "".join(parts)
@@ -156,7 +167,13 @@ def build(root: Path, out: Path, solutions: bool = False, launch: Launch | None 
     exporter = SiteExporter()
     exporter.site_links = {p.ipynb_name: p.html_name for p in pages}
     rendered = {
-        page: render_page(exporter, page, page_chrome(page, order), overview(page, times, launch, guide))
+        page: render_page(
+            exporter,
+            page,
+            page_chrome(page, order),
+            overview(page, times, launch, guide),
+            launch.run_link(page.ipynb_name),
+        )
         for page in order
     }
     prepare_output(out)  # only once every page rendered: a bad notebook leaves an earlier site as it was
@@ -164,11 +181,13 @@ def build(root: Path, out: Path, solutions: bool = False, launch: Launch | None 
         write_page(out, page, body, figures)
     (out / "index.html").write_text(render_index(pages, order, times, launch), encoding="utf-8")
     shutil.copyfile(STATIC / SCRIPT, out / SCRIPT)
+    shutil.copyfile(STATIC / PRACTICE_SCRIPT, out / PRACTICE_SCRIPT)
     index_for_search(out)
     css = [
         exporter.stylesheet(),
         search_stylesheet(out),
         (STATIC / STYLESHEET).read_text(encoding="utf-8"),
+        (STATIC / PRACTICE_STYLESHEET).read_text(encoding="utf-8"),
         *((STATIC / extra).read_text(encoding="utf-8") for extra in SCHEMES),
     ]  # ours last, the dark scheme and print after the rules they change
     (out / STYLESHEET).write_text("\n".join(css), encoding="utf-8")

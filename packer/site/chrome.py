@@ -132,7 +132,7 @@ a class, and how the workbook is tested.</p>
 
 
 def render_index(
-    pages: list[Page], order: list[Page], times: dict[Page, tuple[int, int | None]], launch: Launch
+    pages: list[Page], order: list[Page], times: dict[Page, tuple[int, int | None, tuple[int, int]]], launch: Launch
 ) -> str:
     """The index: the way to run the first lesson, each section's pages in order (each with its download link, a
     lesson with its time), and the way into the course."""

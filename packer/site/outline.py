@@ -15,6 +15,8 @@ import re
 
 import nbformat
 
+from packer.site.practice import minutes_words as practice_words
+
 WORDS_A_MINUTE = 238
 SOURCE = "https://doi.org/10.1016/j.jml.2019.104047"
 
@@ -33,14 +35,15 @@ def duration(seconds: float) -> str:
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
 
 
-def lesson_minutes(words: int, run_seconds: int | None) -> int:
-    """The whole estimate, in minutes (rounded up): reading plus running."""
-    return math.ceil((words / WORDS_A_MINUTE * 60 + (run_seconds or 0)) / 60)
+def lesson_minutes(words: int, run_seconds: int | None, practice: tuple[int, int] = (0, 0)) -> int:
+    """The whole estimate, in minutes (rounded up): reading plus running plus the minutes planned for its
+    practice points (`practice`: how many, and their minutes)."""
+    return math.ceil((words / WORDS_A_MINUTE * 60 + (run_seconds or 0)) / 60) + practice[1]
 
 
-def time_line(words: int, run_seconds: int | None, guide: str) -> str:
+def time_line(words: int, run_seconds: int | None, guide: str, practice: tuple[int, int] = (0, 0)) -> str:
     """The page's time estimate: the whole, then how it is made up, and a link to how it is made (`guide`, when
-    the site has that guide)."""
+    the site has that guide). `practice`: its practice points and the minutes planned for them."""
     reading = f"{duration(words / WORDS_A_MINUTE * 60)} reading ({words:,} words at {WORDS_A_MINUTE} a minute)"
     running = (
         f"{duration(run_seconds)} running all its cells (measured as processor time)"
@@ -48,9 +51,15 @@ def time_line(words: int, run_seconds: int | None, guide: str) -> str:
         else "its running time not yet measured"
     )
     how = f' (<a href="{html.escape(guide, quote=True)}">how this is estimated</a>)' if guide else ""
+    points, minutes = practice
+    answering = (
+        f", {minutes} min answering its {points} practice points ({practice_words()}: the course's planning assumption)"
+        if points
+        else ""
+    )
     return (
-        f'<p class="site-time"><strong>About {lesson_minutes(words, run_seconds)} min:</strong> {reading}, '
-        f"{running}{how}.</p>\n"
+        f'<p class="site-time"><strong>About {lesson_minutes(words, run_seconds, practice)} min:</strong> {reading}, '
+        f"{running}{answering}{how}.</p>\n"
     )
 
 

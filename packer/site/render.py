@@ -26,6 +26,8 @@ from packer.site.contrast import CODE_BACKGROUND, ERROR_BACKGROUND, legible_colo
 from packer.site.figures import light_figures
 from packer.site.outline import outline
 from packer.site.pages import Page, SiteError, normalise, read_notebook, relative
+from packer.site.practice import SCRIPT as PRACTICE_SCRIPT
+from packer.site.practice import practice_on_page
 from packer.site.scrolling import scrolling_blocks
 from packer.site.widgets import widget_stills
 
@@ -237,14 +239,20 @@ def check_executed(notebook: nbformat.NotebookNode, source: Path) -> None:
 
 
 def render_page(
-    exporter: SiteExporter, page: Page, chrome: dict[str, str], overview: str = ""
+    exporter: SiteExporter,
+    page: Page,
+    chrome: dict[str, str],
+    overview: str = "",
+    run: tuple[str, str] | None = None,
 ) -> tuple[str, dict[str, bytes]]:
     """One notebook's page (its saved outputs, widget stills, links into the site, and `chrome`: the site's head,
     top, navigation and bottom), and its figures: file name (relative to the page's folder) -> bytes. Under the
-    page's title come `overview` (a lesson's time and its way to run it) and the page's outline."""
+    page's title come `overview` (a lesson's time and its way to run it) and the page's outline. A lesson's
+    practice points are answered on the page (packer.site.practice; `run`: the lesson's run link, if any)."""
     notebook = read_notebook(page.source)
     if page.folder in ("notebooks", "solutions"):  # exercises ship with their outputs cleared; guides have no code
         check_executed(notebook, page.source)
+    forms = page.folder == "notebooks" and practice_on_page(notebook, page.ipynb_name, run)
     widget_stills(notebook, page.source)
     notebook.metadata["title"] = f"{page.title} \u00b7 {SITE_NAME}"  # the <title>: the page, then the site
     exporter.page_path = page.html_name
@@ -258,6 +266,9 @@ def render_page(
     }
     body, written = exporter.from_notebook_node(notebook, resources=resources)
     body = under_the_title(body, overview + outline(exporter.headings))
+    if forms:
+        script = relative(PRACTICE_SCRIPT, Path(page.html_name).parent)
+        body = body.replace("</body>", f'<script src="{script}" defer></script>\n</body>', 1)
     return light_figures(scrolling_blocks(body), written.get("outputs", {}))
 
 

@@ -111,7 +111,8 @@ def test_the_check_button_is_a_plain_function_and_the_box_names_the_point():
     box = practice.choose("p0.3")
     assert repr(box) == "Practice 0.3: pick A, B, C or D, then press Check"
     assert len(repr(box)) <= 110, "ipywidgets shows at most 110 characters of it in a saved notebook"
-    radio, button, said = box.children
+    radio, button, said, keys = box.children
+    assert practice.KEYS_NOTE in keys.value, "how to answer by keyboard, right under the options"
     assert [label for label, _ in radio.options][2].startswith("C. pack_utf8")
     assert practice.on_check("p0.3", None).status == kinds.NOT_ANSWERED
     radio.value = "A"
@@ -139,7 +140,8 @@ def test_progress_counts_this_kernels_right_answers_and_lists_what_to_revisit():
     practice.choose("p0.3", "A")
     text = str(practice.progress("00_start_here"))
     assert text.splitlines()[0] == "Practice in this lesson: 1 of 3 answered right in this kernel"
-    assert "to revisit (answered, not yet right):\n    Practice 0.3 (choose, objective 2)" in text
+    assert practice.LAST_ANSWER_COUNTS in text.splitlines()
+    assert "to revisit (the last answer was not right):\n    Practice 0.3 (choose, objective 2)" in text
     assert "not answered yet:\n    Practice 0.2 (write, objective 3)" in text
     practice.choose("p0.3", "C")
     practice.write("p0.2", lambda chunks: sum(c["token_count"] for c in chunks))
@@ -161,10 +163,23 @@ def test_every_point_belongs_to_one_lesson_and_is_numbered_after_it():
             assert found.pid.startswith(f"p{int(slug[:2])}."), found.pid
 
 
-def test_a_point_answered_right_stays_right_when_other_values_are_tried_after():
+def test_the_last_answer_counts_a_point_right_then_wrong_is_to_revisit_and_right_again_is_right():
+    right = next(option.key for option in POINTS["p0.3"].options if option.right)
+    wrong = next(option.key for option in POINTS["p0.3"].options if not option.right)
     practice.predict("p0.1", POINTS["p0.1"].result())
     practice.predict("p0.1", ("alpha", 40))
-    assert practice.progress("00_start_here").right == [POINTS["p0.1"]]
+    practice.choose("p0.3", right)
+    practice.on_check("p0.3", wrong)  # the Check button, as 2.8 answered C then A
+    shown = practice.progress("00_start_here")
+    assert shown.right == [] and shown.revisit == [POINTS["p0.1"], POINTS["p0.3"]]
+    assert str(shown).splitlines()[:2] == [
+        "Practice in this lesson: 0 of 3 answered right in this kernel",
+        practice.LAST_ANSWER_COUNTS,
+    ]
+    practice.predict("p0.1", ...)  # a cell run again unanswered takes nothing back
+    practice.choose("p0.3", right)
+    assert practice.progress("00_start_here").right == [POINTS["p0.3"]]
+    assert practice.progress("00_start_here").revisit == [POINTS["p0.1"]]
 
 
 def test_a_prediction_that_mixes_two_misconceptions_is_told_both(monkeypatch):

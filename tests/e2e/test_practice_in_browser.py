@@ -12,6 +12,8 @@ from __future__ import annotations
 from notebook_page import NotebookPage, wait_until
 from test_exercise_path_in_browser import run_cell
 
+from packer.checking.practice import KEYS_NOTE, LAST_ANSWER_COUNTS, POINTS, check_choice
+
 LESSON = "notebooks/00_start_here.ipynb"
 LESSON_02 = "notebooks/02_prompt_packer.ipynb"
 RIGHT_FUNCTION = 'def total_tokens(chunks):\n    return sum(chunk["token_count"] for chunk in chunks)'
@@ -61,6 +63,30 @@ def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedbac
 
     progress = run_cell(lesson, lesson.code_cell_index('progress("00_start_here")'))
     assert progress.splitlines()[0] == "Practice in this lesson: 3 of 3 answered right in this kernel", progress
+
+    # By keyboard alone, as a radio group: the arrow keys move the choice between the options (JupyterLab's own
+    # binding would move the cell selection: `make lab`'s settings leave them to a focused option), Enter on
+    # Check; the last answer counts, so the point answered right and then wrong is to revisit.
+    options = POINTS["p0.3"].options
+    radios = box.get_by_role("radio")
+    right = next(i for i, option in enumerate(options) if option.right)
+    radios.nth(right).focus()
+    page.keyboard.press("ArrowDown")
+    after = (right + 1) % len(options)
+    wait_until(lambda: radios.nth(after).is_checked(), "ArrowDown did not move the choice to the next option")
+    assert radios.nth(after).evaluate("node => node === document.activeElement"), "the focus left the options"
+    assert KEYS_NOTE in (box.text_content() or ""), "how to answer by keyboard, under the options"
+    page.keyboard.press("Tab")
+    assert box.get_by_role("button", name="Check").evaluate("node => node === document.activeElement")
+    page.keyboard.press("Enter")
+    expected = str(check_choice(POINTS["p0.3"], options[after].key))
+    wait_until(lambda: (status.text_content() or "") == expected, f"no feedback for {options[after].key}")
+    progress = run_cell(lesson, lesson.code_cell_index('progress("00_start_here")'))
+    assert progress.splitlines()[:2] == [
+        "Practice in this lesson: 2 of 3 answered right in this kernel",
+        LAST_ANSWER_COUNTS,
+    ], progress
+    assert "to revisit (the last answer was not right):\n    Practice 0.3" in progress, progress
     lesson.close_tab_discarding_changes()
 
 

@@ -37,7 +37,7 @@ PHONE = {"width": 390, "height": 844}
 PHONE_RULES = ["target-size", "scrollable-region-focusable", "meta-viewport", "meta-viewport-large"]
 
 # Rules of those tags that find nothing to check on any page of this site, and why: the site is static text,
-# code, tables, figures and links, with one form field (the search box). Each is listed so that none passes
+# code, tables, figures and links, with few form fields (the search box, a lesson's practice points). Each is listed so that none passes
 # unremarked: the test fails when a rule listed here starts to apply, or a rule not listed never does.
 NOT_ON_THIS_SITE = {
     "no image maps": ("area-alt", "server-side-image-map"),
@@ -48,11 +48,10 @@ NOT_ON_THIS_SITE = {
     "no definition lists": ("definition-list", "dlitem"),
     "no xml:lang, and no lang attribute but the <html> element's": ("html-xml-lang-mismatch", "valid-lang"),
     "no accesskeys, and no <th scope>": ("accesskeys", "scope-attr-valid"),
-    "no form fields but the search box (a text input with a label)": (
+    "no form fields but labelled text inputs, radio buttons and buttons (the search box, the practice points)": (
         "select-name",
         "input-button-name",
         "input-image-alt",
-        "autocomplete-valid",
         "label-content-name-mismatch",
     ),
     "no ARIA widgets (dialogs, menus, tabs, trees, meters, progress bars, tooltips, toggles, custom fields)": (
@@ -484,8 +483,10 @@ def test_the_focus_check_sees_an_outline_cut_thin_faint_or_missing_and_a_tab_sto
 
 
 # How many tab stops the page has (what is shown of it: not in a folded <details>, nor hidden).
+# (A group of radio buttons is one tab stop, as in every browser: its arrow keys move between its options.)
 FOCUSABLE = """() => [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
     .filter(e => e.tabIndex >= 0 && !e.disabled && e.checkVisibility({visibilityProperty: true}))
+    .filter((e, i, all) => !(e.type === 'radio' && all.some((o, j) => j < i && o.type === 'radio' && o.name === e.name)))
     .length"""
 # The element the Tab key reached: what it is, whether its focus indicator is visible (FOCUS_HELPERS), and for a
 # copy button the code it copies.
@@ -747,3 +748,30 @@ def test_on_a_phone_figures_keep_their_width_in_a_box_that_scrolls_and_one_line_
         assert abs(figure["drawn"] - figure["made"]) < 1 and figure["box"] <= seen["screen"], figure
     assert len(seen["wrapped"]) >= dumps and all(seen["wrapped"]), seen["wrapped"]
     assert seen["widest"] < 2000, seen["widest"]
+
+
+@pytest.mark.needs("node")
+def test_a_lesson_s_practice_points_answered_wrong_show_their_feedback_and_pass_axe(server, browser, axe_script):
+    """A choose point and a predict point of lesson 02 answered wrong by keyboard: the feedback each shows (a
+    status line) passes axe, and the Check button keeps its focus outline."""
+    context, page = open_page(browser, DESKTOP)
+    try:
+        load(page, server + "notebooks/02_prompt_packer.html")
+        from packer.checking.practice import POINTS, Choose
+
+        for form in page.locator("form.site-practice").all():
+            found = POINTS[form.get_attribute("data-practice")]
+            if isinstance(found, Choose):
+                form.get_by_role("radio").nth(next(i for i, o in enumerate(found.options) if not o.right)).focus()
+                page.keyboard.press("Space")
+            else:
+                form.get_by_role("textbox").fill("(1, 2)")
+            form.get_by_role("button", name="Check").focus()
+            page.keyboard.press("Enter")
+            form.get_by_role("status").filter(has_text="not yet").wait_for()
+        focused = page.evaluate(FOCUSED)
+        problems, _ = check_page(page, "02 answered", axe_script, EVERY_RULE)
+    finally:
+        context.close()
+    assert problems == [], report(problems, {})
+    assert focused["problem"] is None, focused

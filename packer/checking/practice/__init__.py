@@ -51,6 +51,10 @@ BY_LESSON: dict[str, tuple[Point, ...]] = {
 POINTS: dict[str, Point] = {point.pid: point for points in BY_LESSON.values() for point in points}
 if len(POINTS) != sum(map(len, BY_LESSON.values())):
     raise ValueError("practice points: an id is used twice")
+# How a choice is answered by keyboard, said under its options (JupyterLab's arrow keys move between cells, so
+# `make lab` and the class's hub load a key binding that leaves them to a focused option:
+# jupyter-config/labconfig/default_setting_overrides.json).
+KEYS_NOTE = "Keys: Tab reaches the options; arrow keys (or Space) pick one; Tab to Check and press Enter."
 # The feedback under a choice keeps its lines and wraps a long one between words (JupyterLab's widget styles would
 # otherwise break it anywhere, mid-word).
 FEEDBACK_STYLE = "white-space: pre-wrap; word-break: normal; overflow-wrap: break-word"
@@ -72,9 +76,9 @@ def _of_kind(pid: str, kind: type[Point]) -> Any:
 
 
 def _remember(feedback: Feedback) -> None:
-    """Keep what this kernel answered: an unanswered point is no answer, and a point once answered right stays
-    right (trying other values afterwards is exploring, not forgetting)."""
-    if feedback.status != NOT_ANSWERED and _ANSWERED.get(feedback.point.pid) != RIGHT:
+    """Keep what this kernel answered: an unanswered point is no answer, and the last answer counts (a point
+    answered right, then wrong, is to revisit: the progress cell says what the learner holds now)."""
+    if feedback.status != NOT_ANSWERED:
         _ANSWERED[feedback.point.pid] = feedback.status
 
 
@@ -120,8 +124,12 @@ def on_check(pid: str, key: str | None) -> Feedback:
     return feedback
 
 
+LAST_ANSWER_COUNTS = "  each point counts its last answer in this kernel (right, then wrong, is to revisit)"
+
+
 class Progress:
-    """The lesson's practice in this kernel: how many of its points were answered right, and what to revisit."""
+    """The lesson's practice in this kernel: how many of its points were answered right, and what to revisit;
+    each point counts by its last answer."""
 
     def __init__(self, lesson: str) -> None:
         if lesson not in BY_LESSON:
@@ -133,8 +141,10 @@ class Progress:
 
     def lines(self) -> list[str]:
         lines = [f"Practice in this lesson: {len(self.right)} of {len(self.points)} answered right in this kernel"]
+        if self.right or self.revisit:
+            lines.append(LAST_ANSWER_COUNTS)
         if self.revisit:
-            lines.append("  to revisit (answered, not yet right):")
+            lines.append("  to revisit (the last answer was not right):")
             lines += [f"    {_named(p)}" for p in self.revisit]
         if self.unanswered:
             lines.append("  not answered yet:")
@@ -187,19 +197,22 @@ def ChoiceBox(found: Choose) -> Any:  # noqa: N802  (a widget, named as one)
     )
     button = widgets.Button(description="Check", tooltip=f"Check your answer to practice {found.number}")
     said = widgets.HTML(value="")
+    keys = widgets.HTML(value=f'<span class="workbook-practice-keys">{html.escape(KEYS_NOTE)}</span>')
 
     def pressed(_: Any) -> None:
         text = html.escape(str(on_check(found.pid, choices.value)))
         said.value = f'<pre role="status" class="workbook-practice-feedback" style="{FEEDBACK_STYLE}">{text}</pre>'
 
     button.on_click(pressed)
-    box = _ChoiceBox([choices, button, said])
+    box = _ChoiceBox([choices, button, said, keys])
     box.add_class("workbook-practice")
     return box
 
 
 __all__ = [
     "BY_LESSON",
+    "KEYS_NOTE",
+    "LAST_ANSWER_COUNTS",
     "POINTS",
     "Choose",
     "Feedback",
