@@ -160,7 +160,7 @@ class NotebookPage:
             """(panel, stderr) => [...panel.querySelectorAll('.jp-Notebook .jp-Cell')].map(cell => ({
                 kind: cell.classList.contains('jp-CodeCell') ? 'code'
                     : cell.classList.contains('jp-MarkdownCell') ? 'markdown' : 'raw',
-                prompt: (cell.querySelector('.jp-InputPrompt') || {}).textContent || '',
+                prompt: (cell.querySelector('.jp-InputArea-prompt') || {}).textContent || '',  // a folded input's too
                 stderr: [...cell.querySelectorAll('.jp-OutputArea-output' + stderr)].map(e => e.textContent).join('\\n'),
                 images: [...cell.querySelectorAll('.jp-OutputArea-output img')]
                     .filter(img => !img.closest('.widget-output') && img.complete && img.naturalWidth > 0).length,
