@@ -23,6 +23,7 @@ from PIL import Image
 from test_saved_outputs import build_paths
 
 from packer.checking.practice import BY_LESSON, POINTS, Write
+from packer.lab.folded import folded_html
 from packer.site.__main__ import main
 from packer.site.build import LIVE_NOTE, MARKER, SiteError, build
 from packer.site.chrome import SITE_NAME
@@ -579,6 +580,9 @@ def test_built_without_settings_each_page_says_to_get_the_workbook_from_the_cour
     assert "make lab" in plain and "open notebooks/01_assemble_context.ipynb" in plain
 
 
+PRINTED = "['alpha', 'bravo', 'delta']"
+
+
 def practice_lesson(root: Path) -> Path:
     """A lesson as the practice points will make them: a question cell, the learner's answer checked in the kernel,
     and the worked answer folded under a Markdown <details><summary>; written into `root`'s notebooks/."""
@@ -594,6 +598,20 @@ def practice_lesson(root: Path) -> Path:
             nbformat.v4.new_markdown_cell(
                 "<details><summary>Worked answer</summary>\n\nSkip and continue keeps **alpha**, **bravo** and "
                 "**delta**:\n\n```python\nassemble_context(example, 100)\n```\n\n</details>"
+            ),
+            nbformat.v4.new_code_cell(  # the cell that answers it, its printed result folded (packer/lab/folded.py)
+                'with folded("10.1"):\n    print(answer + ["delta"])',
+                execution_count=2,
+                outputs=[
+                    nbformat.v4.new_output(
+                        "display_data", data={"text/plain": PRINTED, "text/html": folded_html("10.1", PRINTED)}
+                    )
+                ],
+            ),
+            nbformat.v4.new_code_cell(  # the lesson's own code that answers it, folded in JupyterLab
+                "# Folded: the lesson's skip_or_stop, which answers practice 10.1\ndef skip_or_stop(): ...",
+                execution_count=3,
+                metadata={"jupyter": {"source_hidden": True}},
             ),
             nbformat.v4.new_markdown_cell("## Key points\n\nA skip is not a stop."),
         ]
@@ -615,5 +633,13 @@ def test_a_worked_answer_folded_in_a_lesson_s_markdown_shows_folded_with_its_mar
     assert folded, "the worked answer is not a <details>"
     assert "<strong>delta</strong>" in folded.group(1) and "assemble_context" in folded.group(1)
     assert "&lt;details&gt;" not in text  # not escaped into text
+    # The folded result and the folded code: each a closed <details> under its one line, nothing of it outside.
+    result, code = re.findall(r'<details class="workbook-folded"><summary>(.*?)</summary>(.*?)</details>', text, re.S)
+    assert result[0] == "Practice 10.1: the result, which answers it (open it once you have answered)"
+    assert "<pre>['alpha', 'bravo', 'delta']</pre>" in result[1]
+    assert code[0] == "Folded: the lesson's skip_or_stop, which answers practice 10.1"
+    assert "skip_or_stop</span>" in code[1] and "jp-InputArea" in code[1]
+    unfolded = re.sub(r'<details class="workbook-folded">.*?</details>', "", text, flags=re.S)
+    assert "'bravo', 'delta'" not in unfolded and "skip_or_stop" not in unfolded
     _, outline, headings = overview_of(page)
     assert outline == headings == ["#Practice:-skip-or-stop?", "#Key-points"]

@@ -52,6 +52,17 @@ WORKBOOK_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {{ resources.site_bottom }}
 </body>
 {% endblock body_footer %}
+{#- A cell whose code JupyterLab folds (nbformat's jupyter.source_hidden) is folded here too, under its first line,
+    which says what it holds (packer/lab/folded.py folds an output the same way, as a <details> of its own). -#}
+{%- block input_group -%}
+{%- if cell.metadata.get('jupyter', {}).get('source_hidden') -%}
+<details class="workbook-folded"><summary>{{ cell.source.split('\n', 1)[0].lstrip('# ') | escape_html_keep_quotes }}</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock input_group -%}
 {%- block data_widget_view scoped -%}{%- endblock data_widget_view -%}
 {%- block data_png scoped -%}{{ super() | figure_link(output | get_metadata('alt', 'image/png')) }}{%- endblock data_png -%}
 {%- block data_jpg scoped -%}{{ super() | figure_link }}{%- endblock data_jpg -%}

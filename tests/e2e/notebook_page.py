@@ -12,6 +12,9 @@ import nbformat
 
 STDERR = "[data-mime-type='application/vnd.jupyter.stderr']"  # JupyterLab shows tracebacks as stderr
 RUN_SECONDS = 180
+# The prompt of a cell whose code is folded (nbformat's jupyter.source_hidden): JupyterLab shows the code's first line
+# in its place, without the execution count, so whether it ran is read from the counts around it (ran_between).
+FOLDED = "folded"
 
 
 @dataclass(frozen=True)
@@ -19,7 +22,7 @@ class CellState:
     """What the page shows for one cell after a run."""
 
     kind: str  # "code", "markdown" or "raw"
-    prompt: str  # "[3]:", "[*]:" or "[ ]:" for code cells
+    prompt: str  # "[3]:", "[*]:" or "[ ]:" for code cells; FOLDED for one whose code is folded
     stderr: str  # text of its error or warning outputs
     images: int  # figures rendered in its outputs with a real size (an explorer's own are not counted)
 
@@ -142,7 +145,7 @@ class NotebookPage:
             if states != last:
                 still_since, last = time.monotonic(), states
             code = [s for s in states if s.kind == "code"]
-            ran = all(re.fullmatch(r"\[\d+\]:", s.prompt) for s in code)
+            ran = all(re.fullmatch(r"\[\d+\]:", s.prompt) or s.prompt == FOLDED for s in code)
             stopped = (
                 any(s.stderr and i not in tagged for i, s in enumerate(states))
                 and not any(s.prompt == "[*]:" for s in code)
@@ -160,7 +163,8 @@ class NotebookPage:
             """(panel, stderr) => [...panel.querySelectorAll('.jp-Notebook .jp-Cell')].map(cell => ({
                 kind: cell.classList.contains('jp-CodeCell') ? 'code'
                     : cell.classList.contains('jp-MarkdownCell') ? 'markdown' : 'raw',
-                prompt: (cell.querySelector('.jp-InputPrompt') || {}).textContent || '',
+                prompt: cell.querySelector('.jp-InputPlaceholder') ? 'folded'
+                    : (cell.querySelector('.jp-InputPrompt') || {}).textContent || '',
                 stderr: [...cell.querySelectorAll('.jp-OutputArea-output' + stderr)].map(e => e.textContent).join('\\n'),
                 images: [...cell.querySelectorAll('.jp-OutputArea-output img')]
                     .filter(img => !img.closest('.widget-output') && img.complete && img.naturalWidth > 0).length,
@@ -180,6 +184,19 @@ class NotebookPage:
         """Scroll `locator` into view and save the whole page as it looks then."""
         locator.scroll_into_view_if_needed()
         self.page.screenshot(path=str(path))
+
+
+def ran_between(states: list[CellState], index: int) -> bool:
+    """A cell whose code is folded ran in a Run All when the code cells before and after it show counts one
+    execution apart (it took the count between them); the first or last code cell, when the next or previous does."""
+    counts = [(i, s.prompt) for i, s in enumerate(states) if s.kind == "code"]
+    at = [i for i, _ in counts].index(index)
+    number = [int(p.strip("[]:")) if re.fullmatch(r"\[\d+\]:", p) else None for _, p in counts]
+    before = number[at - 1] if at > 0 else None
+    after = number[at + 1] if at + 1 < len(number) else None
+    if before is not None and after is not None:
+        return after == before + 2
+    return (after is not None and after >= 2) or (before is not None and at == len(number) - 1)
 
 
 def menu(page, menu_name: str, item: str) -> None:

@@ -1,5 +1,6 @@
-"""Every lesson, as a learner runs it in JupyterLab: Run All Cells, no unexpected error, figures drawn, and each
-explorer's controls rendered and answering a keyboard move with exactly what the `packer` functions give.
+"""Every lesson, as a learner runs it in JupyterLab: Run All Cells, no unexpected error, figures drawn, each
+explorer's controls rendered and answering a keyboard move with exactly what the `packer` functions give, and
+every answer a lesson folds (a practice point's result or the code that answers it) still folded after Run All.
 
 EXPLORERS lists each lesson's explorers; a lesson in notebooks/ without an entry fails, so a new lesson must
 say what its explorers are.
@@ -23,6 +24,7 @@ from packer.counters import COUNTERS
 from packer.lab.request_budget import PASSAGES as REQUEST_PASSAGES
 from packer.lab.request_budget import QUESTION as REQUEST_QUESTION
 from packer.lab.request_budget import SYSTEM as REQUEST_SYSTEM
+from packer.lab.folded import FOLDED_CLASS, summary
 from packer.lab.retrieval import QUESTIONS
 from packer.lab.widgets import (
     beyond_view,
@@ -39,9 +41,11 @@ from packer.lab.widgets import (
 )
 from packer.section_budget import FIFO_EXAMPLE, STATED_SECTION_CHARS
 
-from notebook_page import wait_until
+from notebook_page import FOLDED as FOLDED_PROMPT
+from notebook_page import ran_between, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
+FOLDED = f'<details class="{FOLDED_CLASS}">'  # how packer.lab.folded's output begins
 LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
 
 # The data the lessons give their explorers (copied from the lessons: the expected views are computed here).
@@ -216,14 +220,19 @@ def test_every_lesson_says_what_its_explorers_are():
 def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, lab_page, screenshots):
     assert lesson in EXPLORERS, f"{lesson} has no entry in EXPLORERS: list its explorers"
     notebook = lab_page.open(f"notebooks/{lesson}.ipynb")
+    folds = check_folds(notebook, "as the lesson opens")
     states = notebook.run_all()
+    assert check_folds(notebook, "after Run All") == folds
 
     for index, (cell, state) in enumerate(zip(notebook.notebook.cells, states, strict=True)):
         where = f"{lesson} cell {index}:\n{cell.source}"
         assert state.kind == cell.cell_type, where
         if cell.cell_type != "code":
             continue
-        assert state.prompt.strip("[]:").isdigit(), f"{where}\nwas not run (prompt {state.prompt!r})"
+        if state.prompt == FOLDED_PROMPT:  # its code folded: JupyterLab shows no count for it
+            assert ran_between(states, index), f"{where}\nwas not run (the counts around it: {states})"
+        else:
+            assert state.prompt.strip("[]:").isdigit(), f"{where}\nwas not run (prompt {state.prompt!r})"
         if "raises-exception" in cell.metadata.get("tags", []):
             saved_error = next(out for out in cell.outputs if out.output_type == "error")
             assert saved_error.ename in state.stderr, (
@@ -263,6 +272,32 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, lab_page, scr
             wait_for_text(text, shown(value))
         notebook.screenshot(cell, screenshots / f"{lesson}-explorer-{number}.png")
     lab_page.close(notebook, discarding_changes=True)
+
+
+def check_folds(notebook, when: str) -> int:
+    """Every fold the saved lesson holds is closed on the page, as it opens and after Run All (which shows an output
+    hidden by nbformat's `outputs_hidden` again, so answers are folded in the output itself: packer/lab/folded.py):
+    its one line is shown, what it holds is not. A cell whose code is folded (`source_hidden`) shows its first line
+    in place of the code. Returns how many folds there are."""
+    folds = 0
+    for index, cell in enumerate(notebook.notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        on_page, where = notebook.cell(index), f"{notebook.path} cell {index}, {when}"
+        if cell.metadata.get("jupyter", {}).get("source_hidden"):
+            folds += 1
+            placeholder = on_page.locator(".jp-InputPlaceholder")
+            assert placeholder.is_visible(), f"{where}: its code is not folded"
+            assert cell.source.splitlines()[0] in placeholder.text_content(), f"{where}: the fold does not say what"
+            assert not on_page.locator(".jp-InputArea-editor").is_visible(), f"{where}: its code shows"
+        if any(out.get("data", {}).get("text/html", "").startswith(FOLDED) for out in cell.outputs):
+            folds += 1
+            fold = on_page.locator(f"details.{FOLDED_CLASS}")
+            wait_until(lambda fold=fold: fold.count() == 1, f"{where}: no folded output on the page")
+            assert fold.get_attribute("open") is None, f"{where}: the fold is open"
+            assert summary(cell.source.split('"')[1]) in fold.locator("summary").inner_text(), where
+            assert not fold.locator("pre").is_visible(), f"{where}: what the fold holds is visible"
+    return folds
 
 
 def check_controls(cell, explorer: Explorer) -> None:

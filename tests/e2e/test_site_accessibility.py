@@ -563,7 +563,7 @@ def practice_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.needs("node")
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_folded_worked_answer_opens_from_the_keyboard_shows_its_focus_and_passes_axe(
+def test_a_folded_worked_answer_and_folded_result_open_from_the_keyboard_show_their_focus_and_pass_axe(
     practice_site, browser, axe_script, viewport
 ):
     from test_site_in_browser import serving
@@ -575,22 +575,32 @@ def test_a_folded_worked_answer_opens_from_the_keyboard_shows_its_focus_and_pass
             load(page, url + "notebooks/10_practice.html")
             found, _ = check_page(page, "practice", axe_script, EVERY_RULE)  # (it opens what is folded)
             load(page, url + "notebooks/10_practice.html")
-            summary = page.locator("main details > summary", has_text="Worked answer")
-            assert not summary.evaluate("s => s.parentElement.open")
-            focused = None
-            for _ in range(page.evaluate(FOCUSABLE) + 1):
-                page.keyboard.press("Tab")
-                if summary.evaluate("s => s === document.activeElement"):
-                    focused = page.evaluate(FOCUSED)
-                    break
-            assert focused is not None, "Tab never reached the worked answer's summary"
-            page.keyboard.press("Enter")
-            assert summary.evaluate("s => s.parentElement.open")
-            assert page.get_by_text("Skip and continue keeps").is_visible()
+            # The worked answer, then the folded printed result and the folded code (packer/lab/folded.py, a
+            # source_hidden cell): each closed, reached by Tab, opened by Enter, what it holds shown only then.
+            folds = [
+                ("Worked answer", "Skip and continue keeps"),
+                ("Practice 10.1: the result", "['alpha', 'bravo', 'delta']"),
+                ("Folded: the lesson's skip_or_stop", "def skip_or_stop"),
+            ]
+            focused = []
+            for label, held in folds:
+                summary = page.locator("main details > summary", has_text=label)
+                assert not summary.evaluate("s => s.parentElement.open"), label
+                assert not page.get_by_text(held).first.is_visible(), label
+                for _ in range(page.evaluate(FOCUSABLE) + 1):
+                    page.keyboard.press("Tab")
+                    if summary.evaluate("s => s === document.activeElement"):
+                        focused.append(page.evaluate(FOCUSED))
+                        break
+                else:
+                    raise AssertionError(f"Tab never reached the summary {label!r}")
+                page.keyboard.press("Enter")
+                assert summary.evaluate("s => s.parentElement.open"), label
+                assert page.get_by_text(held).first.is_visible(), label
         finally:
             context.close()
     assert found == [], report(found, {})
-    assert focused["problem"] is None, focused
+    assert all(f["problem"] is None for f in focused), focused
 
 
 # The pages read in the dark, printed, and at their first tab stops: a sample that holds every kind of thing the
