@@ -169,6 +169,9 @@ POINTS = [
                 (FIFO_PROMPT, 500),
                 (FIFO_PROMPT, 88),
                 (FIFO_PROMPT, 87),
+                (FIFO_PROMPT + "\n", 88),  # 352 characters: 88 units, rounded up from exactly 88
+                (FIFO_PROMPT + "\n\n", 88),  # 353 characters: 89 units, a quarter over 88 rounds up
+                (FIFO_PROMPT + "\n" * 4, 89),  # 355 characters: 89 units (88.75 up), not 90
                 (FIFO_PROMPT.replace("CONSTRAINTS:\n", "Rules:\n"), 500),
                 (packer.section_budget.build_prompt(PARAGRAPH_FORMAT), 500),
                 (packer.section_budget.build_prompt(PARAGRAPH_FORMAT), 10),
