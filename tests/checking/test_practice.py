@@ -314,3 +314,21 @@ def test_headroom_with_a_float_rank_is_one_rank_off_for_100_passages_and_not_tol
     assert headroom_for(*case) == point.question.reference(*case) + 1
     said = practice.preview("p5.3", headroom_for)
     assert said.status == kinds.NOT_YET and "hint: work the rank out in integers" in str(said)
+
+
+@pytest.mark.parametrize("pid", [p for p, found in POINTS.items() if isinstance(found, Write)])
+def test_every_write_point_has_slips_each_with_its_own_hint_and_a_way_to_be_recognised(pid):
+    found = POINTS[pid]
+    assert found.slips, f"{pid}: no known slip: every wrong answer would get the one general hint"
+    for slip in found.slips:
+        assert slip.hint.strip() and slip.hint != found.hint
+        assert slip.wrong or slip.returns or slip.cases, f"{pid}: {slip.hint!r} can never be chosen"
+        assert all(1 <= number <= len(found.question.cases) for number in slip.cases), pid
+
+
+def test_a_slip_is_recognised_by_the_fixed_case_it_fails_first():
+    def shingles_of(words, size):  # right but for a text shorter than size
+        return {tuple(words[i : i + size]) for i in range(len(words) - size + 1)}
+
+    said = str(practice.preview("p8.3", shingles_of))
+    assert "fixed case 3 of" in said and said.endswith("hint: " + POINTS["p8.3"].slips[1].hint)
