@@ -332,3 +332,10 @@ def test_a_slip_is_recognised_by_the_fixed_case_it_fails_first():
 
     said = str(practice.preview("p8.3", shingles_of))
     assert "fixed case 3 of" in said and said.endswith("hint: " + POINTS["p8.3"].slips[1].hint)
+
+
+def test_an_answer_stopped_by_the_time_limit_is_not_run_again_to_choose_its_hint(monkeypatch):
+    ran = []
+    monkeypatch.setattr(kinds, "_behaves_as", lambda *args: ran.append(args) or False)
+    hint = kinds.slip_hint(POINTS["p2.4"], lambda *args: None, "stopped: the answer was still running after 2 s")
+    assert hint == POINTS["p2.4"].hint and not ran

@@ -196,11 +196,13 @@ FIXED_CASE = re.compile(r"\Afixed case (\d+) of \d+ ")
 
 def slip_hint(point: Write, function: Any, detail: str) -> str:
     """The hint for a wrong answer: the first slip it matches (its wrong function on every fixed case, then its
-    result type, then the fixed case it failed first, `detail` being the check's), else the point's hint."""
-    for slip in point.slips:
+    result type, then the fixed case it failed first, `detail` being the check's), else the point's hint. An
+    answer the time limit stopped is not run again: its hint comes from the case alone, at once."""
+    stopped = detail.startswith("stopped:")
+    for slip in point.slips if not stopped else ():
         if slip.wrong is not None and _behaves_as(point.question, function, slip.wrong):
             return slip.hint
-    returned = _first_result(point.question, function) if any(s.returns for s in point.slips) else None
+    returned = _first_result(point.question, function) if not stopped and any(s.returns for s in point.slips) else None
     for slip in point.slips:
         if slip.returns is not None and isinstance(returned, slip.returns):
             return slip.hint
