@@ -167,14 +167,15 @@ check-mutation: $(ALL_STAMP)
 
 # Re-execute the lessons top to bottom and save their real outputs (run after changing packer/ or a lesson).
 # Saved outputs name files relative to the checkout (packer/chunks.py, not /home/you/workbook/packer/chunks.py):
-# packer/site/saved_outputs.py rewrites them after each notebook runs. Each lesson's run is timed (the kernel's
-# stamps, record_timing) into packer/site/run_times.json for the site's time estimates, and the stamps are then
-# taken out of the notebook again (packer/site/run_times.py). A printed output that a loaded machine saved in
-# pieces is joined into one (CoalesceStreamsPreprocessor).
+# packer/site/saved_outputs.py rewrites them after each notebook runs. Each lesson's run is timed (the kernel's CPU
+# seconds for each cell, MeasuredExecute, which a loaded machine barely inflates) into packer/site/run_times.json
+# for the site's time estimates, and the stamps are then taken out of the notebook again (packer/site/run_times.py).
+# A printed output that a loaded machine saved in pieces is joined into one (CoalesceStreamsPreprocessor).
 NOTEBOOKS ?= notebooks/*.ipynb solutions/*.ipynb
 outputs: $(ALL_STAMP)
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	$(BIN)/jupyter nbconvert --to notebook --inplace \
 		--ExecutePreprocessor.record_timing=True --ExecutePreprocessor.timeout=300 \
+		--NotebookExporter.preprocessors=packer.site.run_times.MeasuredExecute \
 		--NotebookExporter.preprocessors=packer.site.saved_outputs.RelativePaths \
 		--NotebookExporter.preprocessors=packer.site.run_times.RecordRunTime \
 		--NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor $(NOTEBOOKS)

@@ -270,13 +270,39 @@ def mistral_chat(version: str, tools: Any = ()) -> RequestCounter:
     return _mistral_counter_for(version, key)
 
 
+# How many requests a Mistral counter remembers the count of (its JSON text as the key): policies compared over
+# one conversation count the same requests again and again (lesson 09's five policies over 30 turns asked for
+# 1,643 counts of 184 different requests), and encoding one is milliseconds of SentencePiece and validation.
+REMEMBERED = 4096
+_REMEMBERED_COUNTS: list[dict[str, int]] = []  # every Mistral counter's remembered counts, for forget_counts
+
+
+def forget_counts() -> None:
+    """Forget every count the Mistral counters remember, so that the next counts encode again (a benchmark times
+    the encoding itself)."""
+    for remembered in _REMEMBERED_COUNTS:
+        remembered.clear()
+
+
 @functools.cache
 def _mistral_counter_for(version: str, tool_key: tuple[str, ...]) -> RequestCounter:
-    """One counter per (version, tools' JSON), made once so that its identity is stable."""
+    """One counter per (version, tools' JSON), made once so that its identity is stable; it remembers the counts
+    of the last REMEMBERED requests it counted (a request is the same when its JSON text is)."""
     tools = _require_tools([json.loads(text) for text in tool_key])
 
+    remembered: dict[str, int] = {}
+    _REMEMBERED_COUNTS.append(remembered)
+
     def count(messages: list[Message]) -> int:
-        return len(_encode(version, messages, tools, counted=True).tokens)
+        try:
+            key = json.dumps(messages)
+        except (TypeError, ValueError):  # not JSON (an object mistral-common may still read): counted afresh
+            return len(_encode(version, messages, tools, counted=True).tokens)
+        if key not in remembered:
+            if len(remembered) >= REMEMBERED:
+                remembered.pop(next(iter(remembered)))  # the oldest first
+            remembered[key] = len(_encode(version, messages, tools, counted=True).tokens)
+        return remembered[key]
 
     count.__name__ = count.__qualname__ = f"count_mistral_{version}" + ("_with_tools" if tools else "")
     count.__doc__ = f"Exact tokens of the request under Mistral's {version} instruct template (mistral-common)."

@@ -12,9 +12,10 @@ one passage ends and the next begins, so it holds two rules:
 
 - ids: no "[", "]" or line boundary that `str.splitlines` knows (packer.validation refuses them, naming the
   passage);
-- texts, and the question: folded (`fold`, as RFC 5322, section 2.2.3, folds a long header line): every
-  line boundary in them is followed by one space. So every line of the prompt that starts with "[" is a
-  source's label and the only line that starts with "Answer:" is the cue: a passage
+- texts, and the question: folded (`fold`): every line boundary in them is followed by one space, so a line
+  that starts with a space continues the line before it (the convention of e-mail's folded header lines, RFC
+  5322, section 2.2.3, which break before existing whitespace instead). So every line of the prompt that
+  starts with "[" is a source's label and the only line that starts with "Answer:" is the cue: a passage
   `("c", "real\\n[d] forged")` renders as "[c] real\\n [d] forged\\n", a continuation of source c, not a
   source d. Unfolding (dropping the first space after each line boundary) gives back exactly the texts
   given; tests/core/test_forged_sources.py parses every renderer's output back into exactly the passages

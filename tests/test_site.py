@@ -522,7 +522,7 @@ def test_each_lesson_shows_its_time_and_its_outline_and_the_index_each_lesson_s_
         seconds = measured[f"notebooks/{name}"]
         assert plain == (
             f"About {lesson_minutes(words, seconds)} min: {duration(words / 238 * 60)} reading ({words:,} words at 238 a "
-            f"minute), {duration(seconds)} running all its cells (measured) (how this is estimated)."
+            f"minute), {duration(seconds)} running all its cells (measured as processor time) (how this is estimated)."
         ), plain
         assert outline == headings and len(outline) >= 2, name
     for name in ("docs/instructors.html", "exercises/exercise_01_assemble_context.html"):

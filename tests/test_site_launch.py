@@ -115,6 +115,34 @@ def test_without_a_hub_a_github_repository_runs_on_binder_and_another_gets_no_li
 
 
 @pytest.mark.parametrize(
+    ("shown", "base"),
+    [
+        ("https://hub.example.org", HUB),
+        ("https://hub.example.org/", HUB),
+        ("hub.example.org", HUB),  # as Chromium shows it, the scheme hidden
+        ("hub.example.org/hub/login", HUB),
+        ("https://hub.example.org/hub/", HUB),
+        ("https://hub.example.org/hub", HUB),
+        ("https://hub.example.org/hub/login?next=%2Fhub%2F", HUB),
+        ("https://hub.example.org/hub/home", HUB),
+        ("https://hub.example.org/hub/spawn-pending/ada", HUB),
+        ("https://hub.example.org/user/ada/lab/tree/notebooks/01_x.ipynb", HUB),
+        ("https://hub.example.org/user/ada/lab?reset#x", HUB),
+        ("http://127.0.0.1:8000/hub/login", "http://127.0.0.1:8000"),
+        ("https://example.org/jupyter/hub/login?next=%2Fjupyter%2Fhub%2F", "https://example.org/jupyter"),
+        ("https://example.org/jupyter/", "https://example.org/jupyter"),
+        ("  https://hub.example.org/hub/home  ", HUB),  # pasted with spaces around
+    ],
+)
+def test_a_hub_address_as_the_browser_shows_any_of_its_pages_links_to_the_hub_s_own_user_redirect(shown, base):
+    """JupyterHub serves its pages under {base_url}hub/ and learners' servers under {base_url}user/NAME/."""
+    link, _ = Launch(GITHUB, "main", shown).run_link("notebooks/01_assemble_context.ipynb")
+    assert Launch(GITHUB, "main", shown).hub == base
+    assert link.startswith(f"{base}/hub/user-redirect/git-pull?repo=")
+    assert "/hub/hub/" not in link and "//hub/" not in link.removeprefix("https://").removeprefix("http://")
+
+
+@pytest.mark.parametrize(
     ("arguments", "named"),
     [
         (("javascript:alert(1)",), "repository"),
@@ -122,8 +150,13 @@ def test_without_a_hub_a_github_repository_runs_on_binder_and_another_gets_no_li
         (("https://github.com/",), "repository"),
         ((GITHUB, "main; rm -rf"), "branch"),
         ((GITHUB, "-x"), "branch"),
-        ((GITHUB, "main", "hub.example.org"), "hub"),
+        ((GITHUB, "main", "ftp://hub.example.org"), "hub"),
         ((GITHUB, "main", "https://hub.example.org/?next=x"), "hub"),
+        ((GITHUB, "main", "https://"), "hub"),
+        ((GITHUB, "main", "hub example org"), "hub"),
+        ((GITHUB, "main", "javascript:alert(1)"), "hub"),
+        ((GITHUB, "main", 'https://hub.example.org"><script>'), "hub"),
+        ((GITHUB, "main", ""), "hub"),
         ((None, "main", HUB), "hub"),
     ],
 )

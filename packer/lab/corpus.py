@@ -81,14 +81,31 @@ CODE_MODULES = (
 )
 
 
+def source_lines(source: str) -> list[str]:
+    """A source's lines, each with its end (\\n, \\r\\n or \\r), split as ast.get_source_segment splits them."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", source)
+
+
+def source_segment(lines: list[str], node: ast.stmt) -> str:
+    """What ast.get_source_segment gives for `node`, from the source's lines split once (get_source_segment splits
+    the whole source again for every node: lesson 09's first cell spent most of a second there)."""
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    start, end = node.col_offset, node.end_col_offset
+    if first == last:
+        return lines[first].encode()[start:end].decode()
+    head, tail = lines[first].encode()[start:].decode(), lines[last].encode()[:end].decode()
+    return head + "".join(lines[first + 1 : last]) + tail
+
+
 def python_code() -> Sample:
     """Top-level functions and classes of a few CPython standard-library modules, as their source."""
     pieces = []
     for name in CODE_MODULES:
         source = Path(importlib.import_module(name).__file__).read_text(encoding="utf-8")
+        lines = source_lines(source)
         for node in ast.parse(source).body:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                segment = ast.get_source_segment(source, node) or ""
+                segment = source_segment(lines, node)
                 if 200 <= len(segment) <= 4000:
                     pieces.append(segment)
     return Sample("Python code", "code", "Latin", "CPython standard library: " + ", ".join(CODE_MODULES), _draw(pieces))

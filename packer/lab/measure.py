@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from packer.counters import BPE_ENCODINGS, bpe, count_chars_div4, count_utf8_bytes, count_words
 from packer.lab.corpus import Sample
 
-# The published rule of thumb the lesson compares with: "1 token ~= 4 chars in English" (OpenAI,
+# The published rule of thumb the lesson compares with: "1 token ≈ 4 characters", for English (OpenAI,
 # https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them). It is stated for English
 # only; for every other sample the lesson's own measurements are the only numbers.
 RULE_OF_THUMB_CHARS_PER_TOKEN = 4

@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from packer.lab import corpus
 
@@ -77,6 +78,36 @@ def bm25_scores(query: str, documents: Sequence[str], k1: float = K1, b: float =
     ]
 
 
+class Index(NamedTuple):
+    """What bm25_scores computes of its documents whatever the query, kept for many queries: each document's term
+    counts and length, their average length, and in how many documents each term occurs."""
+
+    bags: list[Counter[str]]
+    lengths: list[int]
+    average: float
+    frequency: Counter[str]
+
+
+def bm25_index(documents: Sequence[str]) -> Index:
+    """The documents' Index, made once (lesson 06 shows bm25_scores, which makes it again for each query)."""
+    if isinstance(documents, str) or not documents:
+        raise ValueError("documents: expected a non-empty list of texts")
+    bags = [Counter(words(text)) for text in documents]
+    lengths = [sum(bag.values()) for bag in bags]
+    return Index(bags, lengths, sum(lengths) / len(bags) or 1.0, Counter(term for bag in bags for term in bag))
+
+
+def indexed_bm25_scores(query: str, index: Index, k1: float = K1, b: float = B) -> list[float]:
+    """bm25_scores(query, documents), from the documents' Index: the same numbers, computed in the same order."""
+    bags, lengths, average, frequency = index
+    terms = sorted(set(words(query)))
+    idf = {t: math.log(1 + (len(bags) - frequency[t] + 0.5) / (frequency[t] + 0.5)) for t in terms}
+    return [
+        sum(idf[t] * bag[t] * (k1 + 1) / (bag[t] + k1 * (1 - b + b * length / average)) for t in terms if bag[t])
+        for bag, length in zip(bags, lengths)
+    ]
+
+
 def bm25_vectors(documents: Sequence[str], k1: float = K1, b: float = B) -> list[dict[str, float]]:
     """Each document's BM25 weight for every term it holds, the terms of bm25_scores' sum: a query's score for a
     document is the sum of that document's weights over the query's distinct terms."""
@@ -107,4 +138,14 @@ def rank(question: str, passages: Sequence[tuple[str, str]] | None = None, k: in
 @functools.lru_cache(maxsize=32)
 def _rank_collection(question: str, k: int) -> tuple[Hit, ...]:
     """rank() over the whole collection, once per question (the lesson and its explorer ask again and again)."""
-    return tuple(rank(question, collection(), k))
+    passages = collection()
+    scores = indexed_bm25_scores(question, _collection_index())
+    order = sorted(range(len(passages)), key=lambda i: (-scores[i], i))[:k]
+    return tuple(Hit(passages[i][0], passages[i][1], round(scores[i], 2), r) for r, i in enumerate(order, 1))
+
+
+@functools.cache
+def _collection_index() -> Index:
+    """The BM25 index of the whole collection, made once: re-made for every question, it was most of the time of
+    lesson 09's first cell (27 questions over 1,297 passages)."""
+    return bm25_index([text for _, text in collection()])

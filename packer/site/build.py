@@ -92,6 +92,7 @@ __all__ = ["GUIDE_ORDER", "LIVE_NOTE", "MARKER", "SECTIONS", "Launch", "Page", "
 MARKER = ".packer-site"
 MARKER_TEXT = "Made by python -m packer.site (make site); a rebuild replaces this whole folder.\n"
 STATIC = Path(__file__).resolve().parent / "static"
+SCHEMES = ("dark.css", "print.css")  # the site's dark scheme and its printed page, added to the one stylesheet
 
 
 def prepare_output(out: Path) -> None:
@@ -168,6 +169,7 @@ def build(root: Path, out: Path, solutions: bool = False, launch: Launch | None 
         exporter.stylesheet(),
         search_stylesheet(out),
         (STATIC / STYLESHEET).read_text(encoding="utf-8"),
-    ]  # ours last
+        *((STATIC / extra).read_text(encoding="utf-8") for extra in SCHEMES),
+    ]  # ours last, the dark scheme and print after the rules they change
     (out / STYLESHEET).write_text("\n".join(css), encoding="utf-8")
     return order

@@ -1,7 +1,8 @@
 """The way from a page of the site to a running lesson, as Jupyter Book's launch buttons give one
 (sphinx-book-theme's header_buttons/launch.py): `make site REPOSITORY=... [JUPYTERHUB=...]`.
 
-- With a JupyterHub: an nbgitpuller link, the link the instructors' guide hands learners. The hub's
+- With a JupyterHub (its address as the browser shows any of its pages: packer/site/hub_address.py): an
+  nbgitpuller link, the link the instructors' guide hands learners. The hub's
   /hub/user-redirect/ sends the learner to their own server, where nbgitpuller clones the repository's branch into
   a folder named after the repository (or pulls the instructor's changes into it, keeping the learner's own) and
   opens the notebook there. The query is nbgitpuller's own (docs/topic/url-options.rst): `repo`, `branch`,
@@ -20,6 +21,8 @@ import html
 import re
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode, urlsplit
+
+from packer.site.hub_address import hub_base
 
 BINDER = "https://mybinder.org"
 NAME = re.compile(r"[A-Za-z0-9._-]+")
@@ -43,9 +46,7 @@ class Launch:
         if not NAME.fullmatch(self.branch) or self.branch.startswith("-"):
             raise ValueError(f"branch: {self.branch!r} is not a branch name (letters, digits, . _ -)")
         if self.hub is not None:
-            parts = urlsplit(self.hub)
-            if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or parts.fragment:
-                raise ValueError(f"hub: {self.hub!r} is not a JupyterHub's address (https://hub.example.org)")
+            object.__setattr__(self, "hub", hub_base(self.hub))  # the address as the browser shows it, made the base
             if self.repository is None:
                 raise ValueError("hub: a JupyterHub link needs the repository it pulls (give the repository too)")
 

@@ -4,7 +4,8 @@ The time of a lesson is its reading time plus its running time. Reading: the wor
 (not the outputs) at 238 words a minute, the average silent reading rate of adults for English non-fiction in
 Brysbaert's meta-analysis of 190 studies (Journal of Memory and Language 109, 2019,
 https://doi.org/10.1016/j.jml.2019.104047); code and a lesson's questions read slower than prose, so it is a floor.
-Running: the lesson's Run All time as `make outputs` last measured it (packer/site/run_times.py)."""
+Running: the lesson's Run All time as `make outputs` last measured it, the kernel's processor (CPU) time, which a
+machine busy with other work does not inflate (packer/site/run_times.py)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def time_line(words: int, run_seconds: int | None, guide: str) -> str:
     the site has that guide)."""
     reading = f"{duration(words / WORDS_A_MINUTE * 60)} reading ({words:,} words at {WORDS_A_MINUTE} a minute)"
     running = (
-        f"{duration(run_seconds)} running all its cells (measured)"
+        f"{duration(run_seconds)} running all its cells (measured as processor time)"
         if run_seconds is not None
         else "its running time not yet measured"
     )

@@ -590,3 +590,31 @@ def test_every_shipped_counter_adds_up_by_turn_but_v1_with_a_system_prompt():
     assert adds_up_by_turn(mistral_chat("v7", tools=[SEARCH_TOOL]), system=True)
     assert not adds_up_by_turn(lambda messages: mistral_chat("v7")(messages), system=False)
     assert not adds_up_by_turn(mistral_chat("v7").__call__, system=False)
+
+
+def test_a_mistral_counter_encodes_a_request_once_and_a_changed_request_afresh(monkeypatch):
+    """Policies compared over one conversation count the same requests again and again: the counter remembers a
+    request's count by its JSON text, so a request changed in place (the same list object) is counted again."""
+    encoded: list[int] = []
+    original = packer.chat._encode
+
+    def recording(version, messages, tools, counted=False):
+        encoded.append(len(messages))
+        return original(version, messages, tools, counted)
+
+    monkeypatch.setattr(packer.chat, "_encode", recording)
+    count = mistral_chat("v3")
+    request = [{"role": "user", "content": "How long is the Kyoto train ride today?"}]
+    first = count(request)
+    assert count([dict(m) for m in request]) == first and encoded == [1]  # an equal request: not encoded again
+    request[0]["content"] += " And back?"
+    assert count(request) > first and encoded == [1, 1]
+    request.append({"role": "assistant", "content": "Two hours."})
+    request.append({"role": "user", "content": "Thanks."})
+    assert count(request) > first + 3 and len(encoded) == 3
+    packer.chat.forget_counts()  # as the benchmarks do before each timed run
+    count(request)
+    assert len(encoded) == 4
+    for _ in range(2):  # refused each time: a refusal is not remembered as a count
+        with pytest.raises(ValueError, match="not valid UTF-8"):
+            count([{"role": "user", "content": "\ud800"}])

@@ -288,7 +288,7 @@ READ_OVERVIEW = """() => ({
     codeCells: document.querySelectorAll('.jp-CodeCell .jp-InputArea-editor pre').length,
     copyButtons: document.querySelectorAll('.jp-CodeCell .site-copy').length,
     numbered: [...document.querySelectorAll('main ol')].filter(o => getComputedStyle(o).listStyleType !== 'none').length,
-    wrappedOutputs: [...document.querySelectorAll('.jp-OutputArea-output pre')]
+    wrappedOutputs: [...document.querySelectorAll('.jp-OutputArea-output pre:not(.site-wrapped)')]
         .filter(p => getComputedStyle(p).whiteSpace !== 'pre').length,
 })"""
 
@@ -590,3 +590,160 @@ def test_a_folded_worked_answer_opens_from_the_keyboard_shows_its_focus_and_pass
             context.close()
     assert found == [], report(found, {})
     assert focused["problem"] is None, focused
+
+
+# The pages read in the dark, printed, and at their first tab stops: a sample that holds every kind of thing the
+# site shows (the index; lesson 09: code, outputs, figures, an explorer's still, folded answers, a traceback; lesson
+# 05's tables of printed columns; a guide's tables; an exercise), so the whole site is not audited twice more.
+SCHEME_PAGES = [
+    "index.html",
+    "notebooks/09_conversation.html",
+    "notebooks/05_counting_units.html",
+    "docs/instructors.html",
+    "exercises/exercise_09_conversation.html",
+]
+
+# The page's own background and a code cell's, as luminance (0 black, 1 white).
+READ_SCHEME = (
+    """() => {"""
+    + FOCUS_HELPERS
+    + """
+    const cell = document.querySelector('.jp-CodeCell');
+    return {page: luminance(behind(document.querySelector('main'))),
+            text: luminance(rgba(getComputedStyle(document.querySelector('main p, main li')).color)),
+            cell: cell ? luminance(behind(cell.querySelector('.jp-OutputArea-output') || cell)) : null,
+            scheme: getComputedStyle(document.documentElement).colorScheme};
+}"""
+)
+
+
+@pytest.mark.needs("node")
+def test_in_the_dark_the_page_turns_dark_code_stays_a_light_card_and_axe_finds_nothing(server, browser, axe_script):
+    """prefers-color-scheme: dark, at 1280 px, every fold open: axe's every rule (contrast above all) and each tab
+    stop's focus outline, on pages that hold every kind of thing the site shows."""
+    context, page = open_page(browser, DESKTOP, color_scheme="dark")
+    lines: list[str] = []
+    rules: dict[str, str] = {}
+    try:
+        for name in SCHEME_PAGES:
+            load(page, server + name)
+            seen = page.evaluate(READ_SCHEME)
+            assert seen["page"] < 0.02 and seen["text"] > 0.6 and "dark" in seen["scheme"], (name, seen)
+            assert seen["cell"] is None or seen["cell"] > 0.9, (name, seen)  # code and outputs: a light card
+            found, holds = check_page(page, name, axe_script, EVERY_RULE)
+            assert "color-contrast" in holds["results"]["passes"], f"{name}: axe checked no colour contrast"
+            lines += found
+            rules.update({rule["id"]: rule["url"] for rule in holds["results"]["violations"]})
+    finally:
+        context.close()
+    assert lines == [], report(lines, rules)
+
+
+# A page as printed: what of the site's chrome shows, folds whose content is hidden, boxes whose content is wider
+# than they are (cut at the paper's edge), and the address printed after a link that leads off the site.
+READ_PRINTED = """() => {
+    const shown = s => [...document.querySelectorAll(s)].filter(e => e.checkVisibility()).length;
+    const folds = [...document.querySelectorAll('main details')].filter(d => d.checkVisibility());
+    const hiddenFolds = folds.filter(d => [...d.children]
+        .some(c => c.tagName !== 'SUMMARY' && !c.matches('.site-copy') && !c.checkVisibility())).length;
+    const cut = [...document.querySelectorAll('main pre, main .site-table, main img')]
+        .filter(e => e.checkVisibility() && (e.scrollWidth > e.clientWidth + 1
+                     || e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)).length;
+    const external = document.querySelector('main a[href^="https://"]:not(.site-figure)');
+    return {chrome: shown('.site-skip, .site-header, .site-contents, nav.site-nav, .site-outline, #site-search'),
+            copyButtons: shown('.site-copy'), folds: folds.length, hiddenFolds,
+            cut, externalHref: external && external.getAttribute('href'),
+            externalAfter: external && getComputedStyle(external, '::after').content};
+}"""
+
+
+@pytest.mark.needs("node")
+def test_a_printed_lesson_shows_no_navigation_or_buttons_opens_every_fold_cuts_no_line_and_passes_axe(
+    server, browser, axe_script, screenshots
+):
+    """Printed (print media, A4): the lesson alone, every fold open, code wrapped within the paper, a link's address
+    after it; and on as many pages as its text needs (the PDF Chromium prints)."""
+    context, page = open_page(browser, {"width": 794, "height": 1123})  # A4 at 96 px to the inch
+    try:
+        load(page, server + "notebooks/09_conversation.html")
+        page.emulate_media(media="print")
+        printed = page.evaluate(READ_PRINTED)
+        results = audit(page, axe_script)
+        pdf = page.pdf(format="A4", print_background=True)
+        (screenshots / "site-09-printed.pdf").write_bytes(pdf)
+    finally:
+        context.close()
+    assert printed["chrome"] == 0 and printed["copyButtons"] == 0, printed
+    assert printed["folds"] >= 5 and printed["hiddenFolds"] == 0, printed
+    assert printed["cut"] == 0, printed
+    assert printed["externalHref"] and printed["externalHref"] in printed["externalAfter"], printed
+    lines = findings("printed lesson 09", results, {})
+    assert lines == [], report(lines, {})
+    pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+    assert 0 < pages < 60, f"lesson 09 printed on {pages} A4 pages"
+    print(f"lesson 09 printed on {pages} A4 pages")
+
+
+# From the skip link's target to the lesson's own text: the tab stops between them (what the keyboard passes before
+# the first paragraph of the lesson), and where the page's content starts before and while the skip link is focused.
+READ_FIRST_STOPS = """() => {
+    const main = document.getElementById('content');
+    const first = [...main.querySelectorAll('.jp-MarkdownCell p')].find(p => !p.closest('.site-overview'));
+    const stops = [...main.querySelectorAll('a[href], button, input, summary, [tabindex]')]
+        .filter(e => e.tabIndex >= 0 && e.checkVisibility({visibilityProperty: true}))
+        .filter(e => first.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING);
+    return {stops: stops.length, outlineOpen: !!document.querySelector('.site-outline details[open]')};
+}"""
+
+
+@pytest.mark.parametrize("lesson", ["01_assemble_context", "09_conversation"])
+def test_at_a_desk_s_width_a_dozen_tab_stops_at_most_lie_before_the_lesson_and_the_skip_link_moves_nothing(
+    server, browser, lesson
+):
+    context, page = open_page(browser, DESKTOP)
+    try:
+        load(page, server + f"notebooks/{lesson}.html")
+        top = page.locator("main").bounding_box()["y"]
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.className") == "site-skip"
+        box = page.locator("a.site-skip").bounding_box()
+        assert page.locator("main").bounding_box()["y"] == top and box["x"] >= 0 and box["y"] >= 0
+        page.keyboard.press("Enter")
+        first = page.evaluate(READ_FIRST_STOPS)
+    finally:
+        context.close()
+    assert not first["outlineOpen"] and 0 < first["stops"] <= 12, first
+
+
+# On a phone: each figure drawn at the width it was made for (in a box of its own that scrolls), and each printed
+# output of one long line wrapped to the screen.
+READ_PHONE_FIGURES = """() => ({
+    figures: [...document.querySelectorAll('a.site-figure img[width]')].map(i => ({
+        drawn: i.getBoundingClientRect().width, made: Number(i.getAttribute('width')),
+        box: i.closest('a').getBoundingClientRect().width})),
+    widest: Math.max(...[...document.querySelectorAll('.jp-OutputArea-output pre')].map(p => p.scrollWidth)),
+    wrapped: [...document.querySelectorAll('.jp-OutputArea-output pre.site-wrapped')]
+        .map(p => p.scrollWidth <= p.clientWidth + 1),
+    screen: document.documentElement.clientWidth,
+})"""
+
+
+@pytest.mark.parametrize(
+    ("lesson", "figures", "dumps"), [("00_start_here", 1, 1), ("07_whole_request", 1, 1), ("09_conversation", 3, 1)]
+)
+def test_on_a_phone_figures_keep_their_width_in_a_box_that_scrolls_and_one_line_dumps_wrap(
+    server, browser, lesson, figures, dumps
+):
+    """Lesson 00's first output (a list on one line) was 4,328 px wide, lesson 07's rendered request 2,896 px; a
+    table of aligned columns (lesson 07's token lists) still scrolls in its own box."""
+    context, page = open_page(browser, PHONE, is_mobile=True, has_touch=True)
+    try:
+        load(page, server + f"notebooks/{lesson}.html")
+        seen = page.evaluate(READ_PHONE_FIGURES)
+    finally:
+        context.close()
+    assert len(seen["figures"]) >= figures
+    for figure in seen["figures"]:
+        assert abs(figure["drawn"] - figure["made"]) < 1 and figure["box"] <= seen["screen"], figure
+    assert len(seen["wrapped"]) >= dumps and all(seen["wrapped"]), seen["wrapped"]
+    assert seen["widest"] < 2000, seen["widest"]

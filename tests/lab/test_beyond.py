@@ -238,3 +238,38 @@ def test_the_explorer_moves_with_its_controls():
     assert explorer.last.text == beyond_view(QUESTIONS[4], 601, 0.5, 0.7).text
     explorer.controls["lam"].value = 0.3
     assert "MMR (λ=0.3) + greedy" in explorer.last.text
+
+
+def test_the_collection_s_index_made_once_ranks_as_scoring_every_text_afresh_would():
+    """rank() over the whole collection uses one BM25 index for every question: the same hits, scores and order as
+    bm25_scores over the texts themselves."""
+    from packer.lab.retrieval import bm25_index, indexed_bm25_scores
+
+    passages = collection()
+    texts = [text for _, text in passages]
+    index = bm25_index(texts)
+    for question in QUESTIONS[:3]:
+        assert indexed_bm25_scores(question, index) == bm25_scores(question, texts)
+        afresh = bm25_scores(question, texts)
+        order = sorted(range(len(texts)), key=lambda i: (-afresh[i], i))[:5]
+        assert [(h.key, h.score) for h in rank(question, k=5)] == [(passages[i][0], round(afresh[i], 2)) for i in order]
+    with pytest.raises(ValueError, match="documents"):
+        bm25_index([])
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f():\n    return 1\n\n\nclass A:\n    x = 'é'\n",
+        "def f():\r\n    return 'ü'\r\n\r\nclass B: pass",
+        "def g():\r    return '\\f'\r\n@d\ndef h(): return '→'\n",
+    ],
+)
+def test_a_source_s_segments_cut_from_its_lines_split_once_are_ast_s_own(source):
+    import ast
+
+    from packer.lab.corpus import source_lines, source_segment
+
+    lines = source_lines(source)
+    for node in ast.parse(source).body:
+        assert source_segment(lines, node) == ast.get_source_segment(source, node)

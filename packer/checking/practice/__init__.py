@@ -5,7 +5,7 @@ its learning objectives, with a worked answer folded under it:
 
     predict("p2.1", prediction)   # what a piece of code returns, written as a literal before running it
     write("p2.2", words_in)       # a short function, checked as the exercises check theirs
-    choose("p2.3")                # a multiple-choice question (radio buttons; or choose("p2.3", "B"))
+    choose("p2.7")                # a multiple-choice question (radio buttons; or choose("p2.7", "A"))
     progress("02_prompt_packer")  # the lesson's last cell: how many this kernel answered right, what to revisit
     preview("p2.1", answer)       # what a point would say to an answer, not counted (lesson 00 shows feedback)
 

@@ -75,7 +75,7 @@ POINTS = [
             Option(
                 "A",
                 "assemble_context, with token counts measured in advance",
-                "a token count says nothing exact about bytes: one token can be one byte or many",
+                "the misconception that a token count measures bytes: one token can be one byte or many",
             ),
             Option(
                 "B",
@@ -90,8 +90,9 @@ POINTS = [
             ),
             Option(
                 "D",
-                "check_sections, with its chars/4 estimate",
-                "an estimate made for planning can be over or under; a hard byte limit needs the exact bytes",
+                "check_sections, with its chars/4 estimate of each section",
+                "the misconception that an estimate can keep a hard limit: chars/4 is made for planning and can be "
+                "over or under; a byte limit needs the exact bytes",
             ),
         ),
     ),

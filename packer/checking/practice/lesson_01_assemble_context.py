@@ -96,25 +96,26 @@ POINTS = [
             Option(
                 "A",
                 "Finding the best fill takes too long: every subset has to be tried",
-                "it need not: dynamic programming finds the best fill in about n × max_tokens steps (lesson 06); "
-                "the reason is what that fill gives up",
+                "the misconception that an exact fill needs every subset: dynamic programming finds it in about n × "
+                "max_tokens steps (lesson 06); the reason is what that fill gives up",
             ),
             Option(
                 "B",
-                "It drops alpha, the chunk the retriever ranked first, for 10 more tokens of lower-ranked text",
-                "the ranking is the only relevance signal the packer has, and the budget is a ceiling, not a target",
-                right=True,
+                "Every token of evidence helps, but 10 more tokens are too few to be worth the work",
+                "the belief that more text is always better: irrelevant context can lead a model astray (Shi et al., "
+                "2023), so a fuller prompt is no gain in itself",
             ),
             Option(
                 "C",
-                "Every token of evidence helps the model, but 10 more tokens are too few to be worth the work",
-                "more text is not better text: irrelevant context can lead a model astray (Shi et al., 2023), so "
-                "a fuller prompt is no gain in itself",
+                "The best fill puts the chunks out of rank order, and the model reads them in order",
+                "it does not reorder: bravo, charlie and delta stay in rank order; what it gives up is the "
+                "best-ranked chunk",
             ),
             Option(
                 "D",
-                "The best fill puts the chunks out of rank order",
-                "it does not: bravo, charlie and delta stay in rank order; what it gives up is the best-ranked chunk",
+                "It gives up alpha, the retriever's first choice, for 10 tokens of lower-ranked text",
+                "the ranking is the only relevance signal the packer has, and the budget is a ceiling, not a target",
+                right=True,
             ),
         ),
     ),

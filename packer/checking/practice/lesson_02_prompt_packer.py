@@ -283,27 +283,28 @@ POINTS = [
             Option(
                 "A",
                 "\\n[{id}] {text}: the line break at the start of each line",
-                "with the line break first, a seam falls right after a passage's last character, and punctuation "
-                "there glues to the line break that follows ('.\\n' and '}\\n' are single pieces)",
+                "the belief that any line break makes a clean seam: with the line break first, a seam falls right "
+                "after a passage's last character, and punctuation there glues to the line break that follows "
+                "('.\\n' and '}\\n' are single pieces)",
             ),
             Option(
                 "B",
-                "{text}  : two spaces after each passage, no line break",
-                "without a line break, the patterns give a space to the word after it (' x', ' Answer'): a piece "
-                "crosses the seam",
-            ),
-            Option(
-                "C",
                 "- {text}\\n: a dash before each passage, the line break at the end",
                 "every seam is a line break followed by '-' or 'A': no piece goes on past a line break with either, "
                 "and the line break before the seam is taken whole",
                 right=True,
             ),
             Option(
+                "C",
+                "{text}  : two spaces after each passage, no line break",
+                "the belief that spaces separate pieces as a line break does: the patterns give a space to the word "
+                "after it (' x', ' Answer'), so a piece crosses the seam",
+            ),
+            Option(
                 "D",
                 "none of them: the rule holds only for lines that start with [",
-                "the rule is about what follows a line break: anything but whitespace (or '/' in o200k_base) ends "
-                "the piece, a dash as well as a bracket",
+                "the belief that the bracket is what matters: the rule is about what follows a line break, and "
+                "anything but whitespace (or '/' in o200k_base) ends the piece, a dash as well as a bracket",
             ),
         ),
     ),
@@ -314,27 +315,27 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "The prompt fits a model whose context window is 9 tokens",
-                "whitespace words are the lesson's teaching unit, not a model's tokens: the result is only as right "
-                "as the counter you pass in",
-            ),
-            Option(
-                "B",
-                "No other choice of passages would carry more text within 9 words",
-                "greedy never reconsiders a passage: it is not a knapsack solver (at limit 10 it keeps a and skips "
-                "b, which alone fits exactly)",
-            ),
-            Option(
-                "C",
-                "This exact prompt string measures 9 with count_words, so it is the string to send",
+                "The string returned measures 9 with count_words, the counter passed in",
                 "the measurement is a claim about this string and this counter, nothing more: send it as it is",
                 right=True,
             ),
             Option(
+                "B",
+                "The prompt fits any model whose context window holds 9 tokens",
+                "the belief that words are tokens: whitespace words are the lesson's teaching unit, not a model's "
+                "tokens, so the result is only as right as the counter you pass in",
+            ),
+            Option(
+                "C",
+                "No other choice of passages would carry more text within 9 words",
+                "the belief that greedy finds the best fill: it never reconsiders a passage (at limit 10 it keeps a "
+                "and skips b, which alone fits exactly)",
+            ),
+            Option(
                 "D",
                 "No passage in the prompt can make the model ignore the question",
-                "folding stops a passage from looking like another source, not from saying things: instructions "
-                "inside a passage still reach the model",
+                "the belief that folding makes text harmless: it stops a passage from looking like another source, "
+                "not from saying things; instructions inside a passage still reach the model",
             ),
         ),
     ),

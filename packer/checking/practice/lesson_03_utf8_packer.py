@@ -145,25 +145,26 @@ POINTS = [
             Option(
                 "A",
                 "Always: a token count, like a byte count, belongs to each piece of text on its own.",
-                "across a join a tokenizer may count the whole differently from its parts: token counts add up "
-                "only at a seam the tokenizer always cuts (lesson 02)",
+                "the belief that token counts add up like byte counts: across a join a tokenizer may count the whole "
+                "differently from its parts, so they add up only at a seam the tokenizer always cuts (lesson 02)",
             ),
             Option(
                 "B",
-                "Never: only bytes add up.",
+                "Never: only bytes add up, so a token total must always be measured again.",
                 "too strong: at a seam the tokenizer always cuts, token counts do add up, which is why pack_prompt "
                 "keeps a running total for cl100k_base and o200k_base (lesson 02)",
             ),
             Option(
                 "C",
-                "When every seam between the pieces is one the tokenizer always cuts.",
-                "that is lesson 02's rule: at such a seam the counts add up, so a running total equals re-measuring",
-                right=True,
+                "When the counter is the chars/4 estimate, since characters add up.",
+                "the belief that an estimate from characters adds up as characters do: chars/4 rounds each part, so "
+                "'ab' + 'cd' counts 1 + 1 = 2 while 'abcd' counts 1",
             ),
             Option(
                 "D",
-                "When the counter is the chars/4 estimate, since characters add up.",
-                "characters add up, but chars/4 rounds each part: 'ab' + 'cd' counts 1 + 1 = 2 while 'abcd' counts 1",
+                "When every seam between the pieces is one the tokenizer always cuts.",
+                "that is lesson 02's rule: at such a seam the counts add up, so a running total equals re-measuring",
+                right=True,
             ),
         ),
     ),

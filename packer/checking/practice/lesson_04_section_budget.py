@@ -97,29 +97,29 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "Reject a prompt when its chars/4 estimate is over the limit; that enforces it.",
-                "the estimate can be far below the real count (the Japanese sentence: 4 estimated, 16 in cl100k_base), "
-                "so a prompt under the estimate can still be over the limit",
-            ),
-            Option(
-                "B",
-                "Plan the section sizes with chars/4 and keep headroom, then count the prompt with the model's own "
-                "tokenizer before sending it.",
+                "Plan the sections with chars/4 and some headroom; enforce the limit with the model's own tokenizer.",
                 "an estimate is for planning; a hard limit needs the count of the model's own tokenizer (lesson 02 "
                 "passes one in as a counter)",
                 right=True,
             ),
             Option(
+                "B",
+                "Reject any prompt whose chars/4 estimate is over the limit, and send every other one.",
+                "the belief that the estimate is close enough to enforce with: it can be far below the real count "
+                "(the Japanese sentence: 4 estimated, 16 in cl100k_base), so a prompt under the estimate can still "
+                "be over",
+            ),
+            Option(
                 "C",
                 "Enforce the limit with chars/4 and a 10% safety margin, since the estimate errs on the high side.",
-                "it errs both ways: the run of '=' comes out high (10 against 2), but the Japanese sentence at a "
-                "quarter of its real count, far beyond a 10% margin",
+                "the belief that chars/4 errs high: it errs both ways, the run of '=' high (10 against 2) but the "
+                "Japanese sentence at a quarter of its real count, far beyond a 10% margin",
             ),
             Option(
                 "D",
                 "Divide the UTF-8 bytes by four instead of the characters, since tokenizers work on bytes.",
-                "that is still an estimate, and it errs too: the emoji row is 16 bytes, 4 by bytes/4, and 8 tokens in "
-                "cl100k_base; the run of '=' is 10 by bytes/4 and 2 tokens",
+                "the belief that bytes make the estimate exact: it still errs, the emoji row is 16 bytes, 4 by "
+                "bytes/4, and 8 tokens in cl100k_base; the run of '=' is 10 by bytes/4 and 2 tokens",
             ),
         ),
     ),
@@ -131,27 +131,26 @@ POINTS = [
             Option(
                 "A",
                 "Nothing: Python dictionaries keep insertion order, so the prompt is the same.",
-                "insertion order is the caller's order: a caller who lists the sections backwards gets a backwards "
-                "prompt (the cell above made such a dictionary)",
+                "the belief that insertion order is the template's order: it is the caller's, and a caller who lists "
+                "the sections backwards gets a backwards prompt (the cell above made such a dictionary)",
             ),
             Option(
                 "B",
-                "The prompt's shape depends on how each caller wrote the dictionary: the same sections can give "
-                "different prompts, and two versions of a template no longer compare line by line.",
-                "the fixed order is what makes the shape the same on every call, whoever built the dictionary",
-                right=True,
+                "Some tags are lost on the way, so the prompt can no longer be split into sections.",
+                "the belief that the order carries the tags: they come from the keys, in whatever order they are "
+                "walked, and the parser splits at them as before",
             ),
             Option(
                 "C",
-                "The tags disappear, so the prompt can no longer be parsed.",
-                "the tags come from the keys, in whatever order they are walked: every tag is still there, and the "
-                "parser splits at them as before",
+                "The chars/4 estimate changes, so the sections no longer fit their budgets.",
+                "the belief that order changes length: the same sections, tags and separators in another order give "
+                "the same estimate",
             ),
             Option(
                 "D",
-                "The chars/4 estimate of the prompt changes.",
-                "reordering changes no length: the same sections, tags and separators in another order give the "
-                "same estimate",
+                "The prompt follows each caller's key order, so equal sections can give unequal prompts.",
+                "the fixed order is what makes the shape the same on every call, whoever built the dictionary",
+                right=True,
             ),
         ),
     ),

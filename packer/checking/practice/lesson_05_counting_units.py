@@ -74,28 +74,29 @@ POINTS = [
         options=(
             Option(
                 "A",
-                'bpe("o200k_base")',
+                'bpe("o200k_base")(prompt), the count of the prompt it sends',
+                "the confusion of a count with a counter: that is a number, the count of one text, and pack_prompt "
+                "needs the function itself, to measure every candidate prompt it builds",
+            ),
+            Option(
+                "B",
+                'bpe("o200k_base"), the counter of GPT-4o\'s own encoding',
                 "tiktoken maps the GPT-4o models to o200k_base, and bpe() gives its counter: a function from text to "
                 "int, which pack_prompt calls on every candidate prompt",
                 right=True,
             ),
             Option(
-                "B",
-                'bpe("o200k_base")(prompt), the count of the prompt',
-                "that is a number, the count of one text: pack_prompt needs the function itself, to measure every "
-                "candidate prompt it builds",
-            ),
-            Option(
                 "C",
                 'bpe("cl100k_base"): the GPT-4 models share one vocabulary',
-                "tiktoken maps GPT-4 to cl100k_base and GPT-4o to o200k_base, a vocabulary about twice as large, and "
-                "their counts differ (the Japanese line: 9 against 7)",
+                "the belief that GPT-4 and GPT-4o count alike: tiktoken maps GPT-4 to cl100k_base and GPT-4o to "
+                "o200k_base, a vocabulary about twice as large, and their counts differ (the Japanese line: 9 "
+                "against 7)",
             ),
             Option(
                 "D",
-                "count_chars_div4: close enough for a limit",
-                "chars/4 is an estimate, off in both directions (lesson 04 measured it against these tokenizers): a "
-                "limit needs the count of the model's own tokenizer",
+                "count_chars_div4: an estimate is close enough for a limit",
+                "the belief that an estimate can keep a limit: chars/4 is off in both directions (lesson 04 measured "
+                "it against these tokenizers), and a limit needs the count of the model's own tokenizer",
             ),
         ),
     ),
@@ -107,27 +108,28 @@ POINTS = [
             Option(
                 "A",
                 "The rule holds for any language: it counts characters, and every language has them.",
-                "OpenAI states the rule for English; measured here, chars/4 ÷ tokens is 0.22 for the Japanese names "
-                "in cl100k_base, so the estimate is about a quarter of the real count",
+                "the belief that the rule is universal: OpenAI states it for English; measured here, chars/4 ÷ "
+                "tokens is 0.22 for the Japanese names in cl100k_base, so the estimate is about a quarter of the "
+                "real count",
             ),
             Option(
                 "B",
-                "It holds within about a fifth, as for English prose.",
-                "that is English prose (a median of 1.17); the same rule is off about four times for the Japanese "
-                "names",
+                "It holds within about a fifth for them, as it does for English prose.",
+                "the belief that English results carry over: a fifth is English prose (a median of 1.17); the same "
+                "rule is off about four times for the Japanese names",
             ),
             Option(
                 "C",
-                "chars/4 under-counts them about four times (median 0.22 in cl100k_base); they are names, and Japanese "
-                "prose was not measured.",
-                "the measured medians, and what they cover: names, which may tokenize worse than prose would",
-                right=True,
+                "chars/4 over-counts them, because each character takes three UTF-8 bytes.",
+                "the belief that more bytes mean a higher estimate: more bytes per character go with more tokens per "
+                "character, so a ratio below 1 is an under-count, and the Japanese names sit at 0.22",
             ),
             Option(
                 "D",
-                "chars/4 over-counts them, because each character takes three UTF-8 bytes.",
-                "more bytes per character go with more tokens per character, not fewer: a ratio below 1 is an "
-                "under-count, and the Japanese names sit at 0.22",
+                "chars/4 gives them about a quarter of their real count; names were measured, not prose.",
+                "the measured medians (0.22 in cl100k_base, 0.30 in o200k_base), and what they cover: names, which "
+                "may tokenize worse than prose would",
+                right=True,
             ),
         ),
     ),
@@ -199,28 +201,29 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "For every tokenizer: a token always covers at least one byte.",
-                "not for every tokenizer: Mistral's SentencePiece counts a lone line break, one byte, as two tokens "
-                "(its word-start piece and the byte)",
-            ),
-            Option(
-                "B",
-                "For a byte-level BPE tokenizer such as cl100k_base, for the payload measured alone.",
-                "its merges only ever remove tokens from one per byte; what a chat request adds around the payload "
-                "is outside the bound",
+                "With cl100k_base or o200k_base, for the payload counted on its own.",
+                "byte-level BPE's merges only ever remove tokens from one per byte; what a chat request adds around "
+                "the payload is outside the bound",
                 right=True,
             ),
             Option(
+                "B",
+                "With any tokenizer at all: no token can cover less than one byte.",
+                "the belief that every tokenizer starts from bytes: Mistral's SentencePiece counts a lone line "
+                "break, one byte, as two tokens (its word-start piece and the byte)",
+            ),
+            Option(
                 "C",
-                "For a byte-level BPE tokenizer, for the whole chat request built around the payload.",
-                "a request adds tokens with no bytes in your payload (role markers, control tokens such as [INST]), "
-                "and a seam the tokenizer does not always cut can cost more",
+                "With cl100k_base, for the whole chat request the payload goes into.",
+                "the belief that the bound covers what the template adds: a request adds tokens with no bytes in "
+                "your payload (role markers, control tokens such as [INST]), and a seam the tokenizer does not "
+                "always cut can cost more",
             ),
             Option(
                 "D",
-                "Only for English: other scripts take more tokens.",
-                "other scripts take more tokens per character, not per byte: no passage of any script here reached "
-                "one token per byte",
+                "Only for English text: other scripts take more tokens.",
+                "the belief that other scripts break the bound: they take more tokens per character, not per byte, "
+                "and no passage of any script here reached one token per byte",
             ),
         ),
     ),
@@ -248,25 +251,28 @@ POINTS = [
             Option(
                 "A",
                 "assemble_context counted with another tokenizer than the one that measured the context.",
-                "both were counted with cl100k_base: the chunks' counts were measured with it, and so was the context",
+                "the belief that two tokenizers were mixed: both were counted with cl100k_base, the chunks' counts "
+                "and the context",
             ),
             Option(
                 "B",
-                "assemble_context adds counts measured alone across separators it charges nothing; pack_prompt adds "
-                "only across seams the tokenizer always cuts.",
-                "the excess was one token per separator; pack_prompt's seams (a line break before [ or A) are cuts in "
-                "cl100k_base, so its sums are exact",
-                right=True,
+                "pack_prompt never adds counts: it always re-measures the whole prompt.",
+                "the belief that adding is always unsafe: pack_prompt does add, line by line, for cl100k_base and "
+                "o200k_base, and adding is exact where every seam is cut",
             ),
             Option(
                 "C",
-                "pack_prompt never adds counts: it always re-measures the whole prompt.",
-                "it does add, line by line, for cl100k_base and o200k_base: adding is exact where every seam is cut",
+                "assemble_context charged nothing for its separators; pack_prompt adds only at seams that are always "
+                "cut.",
+                "the excess was one token per separator; pack_prompt's seams (a line break before [ or A) are cuts "
+                "in cl100k_base, so its sums are exact",
+                right=True,
             ),
             Option(
                 "D",
-                "assemble_context rounds the token counts down.",
-                "the counts are exact integers, and nothing is rounded: the excess comes from what the joins cost",
+                "assemble_context rounds each chunk's token count down before adding it.",
+                "the belief that the counts are approximate: they are exact integers and nothing is rounded; the "
+                "excess comes from what the joins cost",
             ),
         ),
     ),

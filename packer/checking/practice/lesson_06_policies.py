@@ -144,12 +144,13 @@ POINTS = [
             Option(
                 "A",
                 "The knapsack: it keeps the most relevance, so it is always worth its n · C steps.",
-                "with passages small against the budget greedy loses at most about one passage's room, so the "
-                "knapsack gains little, and it gives up the rank order and its stability as the budget moves",
+                "the belief that the optimum is always worth it: with passages small against the budget greedy loses "
+                "at most about one passage's room, so the knapsack gains little, and it gives up the rank order and "
+                "its stability as the budget moves",
             ),
             Option(
                 "B",
-                "Skip and continue in rank order.",
+                "Skip and continue in rank order: the knapsack would gain little here.",
                 "small passages against a large budget: greedy loses at most about one passage's room, keeps the "
                 "best first, and is easy to explain",
                 right=True,
@@ -157,13 +158,13 @@ POINTS = [
             Option(
                 "C",
                 "A priority cutoff alone: it keeps what is good enough and nothing else.",
-                "a cutoff answers 'good enough to show at all?', not 'what fits'; it is worth having next to "
-                "either policy, not instead of one",
+                "the confusion of quality with room: a cutoff answers 'good enough to show at all?', not 'what "
+                "fits'; it is worth having next to either policy, not instead of one",
             ),
             Option(
                 "D",
                 "The knapsack, because two answers scoring 14 are worth one scoring 28.",
-                "scores are not values that add up: two passages that say the same thing are worth less than their sum",
+                "the belief that scores add up: two passages that say the same thing are worth less than their sum",
             ),
         ),
     ),
@@ -174,28 +175,28 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "Line counts add up to the whole text's count, whatever the tokenizer.",
-                "not in general (lesson 05 met tokens that do not add up): for any other counter pack_prompt "
-                "measures every whole candidate prompt",
+                "The counts of the lines add up to the count of the whole text, for any tokenizer.",
+                "the belief that token counts always add up: not in general (lesson 05 met tokens that do not), and "
+                "for any other counter pack_prompt measures every whole candidate prompt",
             ),
             Option(
                 "B",
-                "Token counts add up exactly at a seam the tokenizer always cuts, and these encodings always cut "
-                "the prompt's seams.",
-                "a line break followed by [ or A is always cut in cl100k_base and o200k_base, so the base prompt's "
-                "count plus each line's is the whole prompt's count",
-                right=True,
+                "It only estimates, and the token or two it may miss is absorbed by the budget.",
+                "the belief that the fast path is approximate: both paths return identical results (the next cell "
+                "checks), and an estimate could go over a budget",
             ),
             Option(
                 "C",
-                "It estimates, and a token or two of error is absorbed by the budget.",
-                "it does not estimate: both paths return identical results (the next cell checks), and an "
-                "estimate could go over a budget",
+                "Each line meets the prompt at a break followed by [ or A, and both encodings cut there.",
+                "such a seam is always cut in cl100k_base and o200k_base, and counts add up at a cut, so the base "
+                "prompt's count plus each line's is the whole prompt's count",
+                right=True,
             ),
             Option(
                 "D",
-                "A token never holds a line break together with the text before it.",
-                "'.\\n' is one cl100k_base token; what matters is the cut after the break, before [ or Answer:",
+                "A token never joins a line break to the text before it, so each line counts alone.",
+                "the belief that a line break always ends a token: '.\\n' is one cl100k_base token; what matters is "
+                "the cut after the break, before [ or Answer:",
             ),
         ),
     ),

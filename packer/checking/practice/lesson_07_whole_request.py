@@ -127,28 +127,28 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "All four with the first user turn: the system prompt comes first.",
-                "v7 keeps it out of every user turn, in a block of its own, and the other three do not all pick "
-                "the same user turn",
+                "All four with the first user turn, since the system prompt comes first.",
+                "the belief that a system prompt always leads: v7 keeps it out of every user turn, in a block of its "
+                "own, and the other three do not all pick the same user turn",
             ),
             Option(
                 "B",
-                "v1 in the first user turn, v2 and v3 in the last, v7 in a block of its own where it stands.",
+                "Every template repeats it in each user turn, so every question sees it.",
+                "the belief that each turn needs its own copy: a template writes the system prompt once, and a "
+                "second question adds its own tokens and control tokens, not the system prompt again",
+            ),
+            Option(
+                "C",
+                "v1 with the first user turn, v2 and v3 with the last, v7 in its own block.",
                 "mistral-common's v1 joins it to the first user message, v2 and v3 to the last (the message being "
                 "answered), and v7 writes [SYSTEM_PROMPT]…[/SYSTEM_PROMPT] where the system message is",
                 right=True,
             ),
             Option(
-                "C",
-                "Every template repeats it in every user turn.",
-                "a template writes the system prompt once: a second question adds its own tokens and its control "
-                "tokens, not the system prompt again",
-            ),
-            Option(
                 "D",
-                "v1, v2 and v3 in the last user turn, v7 in its own block.",
-                "mistral-common moved the system prompt between v1 and v2: the three do not put it in the same user "
-                "turn",
+                "v1, v2 and v3 with the last user turn, v7 in a block of its own.",
+                "the belief that the three older templates agree: mistral-common moved the system prompt between v1 "
+                "and v2, so they do not put it in the same user turn",
             ),
         ),
     ),
@@ -246,27 +246,27 @@ POINTS = [
             Option(
                 "A",
                 "It keeps all six passages: max_output caps the answer, it is not part of the request.",
-                "input and output share the window: a passage stays only when the request with it, plus "
-                "max_output, still fits",
+                "the belief that the answer has room of its own: input and output share the window, so a passage "
+                "stays only when the request with it, plus max_output, still fits",
             ),
             Option(
                 "B",
-                "It raises ValueError, since 248 + 64 is over 256.",
-                "it refuses only when the request without any passage, plus max_output, is over the window: then "
-                "no choice of passages could fit",
-            ),
-            Option(
-                "C",
-                "It keeps passages in rank order, skipping each one that would leave less than 64 tokens free, so "
-                "the request plus 64 fits 256.",
+                "It keeps passages in rank order while the request plus 64 still fits 256, skipping the rest.",
                 "pack_request keeps a passage only when count(request) + max_output <= window, in rank order, skip "
                 "and continue",
                 right=True,
             ),
             Option(
+                "C",
+                "It raises ValueError, since 248 + 64 is already over the 256 of the window.",
+                "the belief that a full request is an error: it refuses only when the request without any passage, "
+                "plus max_output, is over the window, since then no choice of passages could fit",
+            ),
+            Option(
                 "D",
-                "It keeps all six and lowers max_output to the 8 tokens left.",
-                "the reserve is yours to set, and pack_request never changes it: the passages are what give way",
+                "It keeps all six passages and lowers max_output to the 8 tokens still free.",
+                "the belief that the packer may shrink the answer: the reserve is yours to set, and pack_request "
+                "never changes it; the passages are what give way",
             ),
         ),
     ),

@@ -93,27 +93,28 @@ POINTS = [
             Option(
                 "A",
                 "Moving a text's lines around never changes its token count, whatever the tokenizer.",
-                "nothing proves that for every counter: counts add up only where the tokenizer always cuts, which "
-                "is why pack_ends_first measures again with any other counter",
+                "the belief that order never matters to a count: nothing proves that for every counter, since counts "
+                "add up only where the tokenizer always cuts, which is why pack_ends_first measures again with any "
+                "other counter",
             ),
             Option(
                 "B",
-                "Token counts add up exactly at a seam the tokenizer always cuts; each passage line meets the "
-                "prompt at one, and a sum ignores order.",
-                "the count is the base prompt's plus each line's (lesson 02), and adding the same terms in "
-                "another order gives the same sum",
-                right=True,
+                "pack_ends_first chose the passages again in their new positions and found the same six.",
+                "the belief that reordering chooses again: it never does; pack_prompt chose, and ends first only "
+                "moves what was chosen",
             ),
             Option(
                 "C",
-                "pack_ends_first chose the passages again in their new positions and found the same six.",
-                "it never chooses again: pack_prompt chose, and ends first only moves what was chosen",
+                "Both prompts hold the same characters, and a token count follows the characters.",
+                "the belief that characters fix the count: the same characters in another order can be cut into "
+                "other tokens, since a merge depends on its neighbours",
             ),
             Option(
                 "D",
-                "Both prompts hold the same characters, and a count follows the characters.",
-                "the same characters in another order can be cut into other tokens: a merge depends on its "
-                "neighbours, so only a seam the tokenizer always cuts makes counts add up",
+                "Each line meets the prompt at a seam that is always cut, so the count is a sum, in any order.",
+                "the count is the base prompt's plus each line's (lesson 02), and adding the same terms in another "
+                "order gives the same sum",
+                right=True,
             ),
         ),
     ),
@@ -159,27 +160,28 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "Nothing: every copy has a Jaccard index of 1.0 with its source.",
-                "only mirrors and reformatted copies do: a quote's frame adds shingles and an edited word changes "
-                "three, so their index is lower",
+                "It lets 14 of the 38 copies through, the edited ones and most quotes.",
+                "at 0.9 it catches 24 of 38: every edit and all quotes but the longest stay under 0.9, and each "
+                "spends budget on a repeat",
+                right=True,
             ),
             Option(
                 "B",
-                "It misses the edited copies and most quoted ones (14 of 38), and they spend budget on repeats.",
-                "at 0.9 it catches 24 of 38: every edit and all quotes but the longest stay under 0.9",
-                right=True,
+                "Nothing: every copy has a Jaccard index of 1.0 with the passage it copies.",
+                "the belief that a copy is always identical: only mirrors and reformatted copies are; a quote's "
+                "frame adds shingles and an edited word changes three, so their index is lower",
             ),
             Option(
                 "C",
                 "It removes more passages, because a higher threshold is stricter.",
-                "a passage goes when its index is at least the threshold, so a higher one removes fewer passages, "
-                "copies and all",
+                "the belief that a higher threshold filters harder: a passage goes when its index is at least the "
+                "threshold, so a higher one removes fewer passages, copies and all",
             ),
             Option(
                 "D",
-                "Only time: at 0.9 the filter compares fewer pairs.",
-                "it compares each passage with every kept one at any threshold; the threshold decides what is "
-                "dropped, not what is compared",
+                "Only time: at 0.9 the filter has fewer pairs of passages to compare.",
+                "the belief that the threshold prunes comparisons: each passage is compared with every kept one at "
+                "any threshold; the threshold decides what is dropped, not what is compared",
             ),
         ),
     ),

@@ -171,27 +171,27 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "Nothing: the placeholder stands in for each result, and the model reads the same conversation.",
-                "the placeholder says a result was there, not what it said",
+                "Nothing: a placeholder stands in for each result, so the model reads the same conversation.",
+                "the belief that a placeholder keeps the content: it says a result was there, not what it said",
             ),
             Option(
                 "B",
-                "The old results' passages: the questions, calls and answers stay, and a passage the model needs "
-                "again must be searched for again.",
-                "clearing replaces only the content of the old results: the model still sees what was asked, "
-                "searched and answered, not what was found",
-                right=True,
+                "The old tool calls: a result's call goes with it, or the conversation would break.",
+                "the belief that a call and its result go together: only the result's content is replaced; the "
+                "result keeps its message and its call's id, so every call still has its result",
             ),
             Option(
                 "C",
-                "The old tool calls: a result's call goes with it, or the conversation would break.",
-                "only the result's content is replaced; the result keeps its message and its call's id, so every "
-                "call still has its result",
+                "Whole turns: only the turns whose results were not cleared are kept.",
+                "the confusion of clearing with dropping: clearing removes no message, and group_turns still found "
+                "30 whole turns in the cleared conversation",
             ),
             Option(
                 "D",
-                "Whole turns: only the turns whose results were not cleared are kept.",
-                "clearing removes no message: group_turns still found 30 whole turns in the cleared conversation",
+                "The old results' passages: one the model needs again must be searched for again.",
+                "clearing replaces only the content of the old results: the model still sees what was asked, "
+                "searched and answered, not what was found",
+                right=True,
             ),
         ),
     ),
@@ -203,26 +203,27 @@ POINTS = [
             Option(
                 "A",
                 "How many turns it summarises: past about twenty, the summary is too long to fit.",
-                "the length matters only against the room left: at 12,000 tokens it summarises 13 turns and still "
-                "costs one",
+                "the belief that the summary's length decides alone: it matters only against the room left, and at "
+                "12,000 tokens it summarises 13 turns and still costs one",
             ),
             Option(
                 "B",
-                "Nothing: a summary always takes the room of exactly one turn.",
-                "at 8,192 it kept the same eleven turns as dropping, and itself beside them",
+                "Nothing: a summary always takes the room of exactly one kept turn, at any limit.",
+                "the belief that the cost is fixed: at 8,192 it kept the same eleven turns as dropping, and itself "
+                "beside them",
             ),
             Option(
                 "C",
-                "The room the newest turns leave under the limit: the summary counts against the budget like any "
-                "turn, and stays beside them only if that room holds it.",
+                "The room the newest turns leave under the limit: the summary stays only if it fits there.",
                 "dropping keeps 6 turns in 3,963 tokens at 4,000, leaving 37, and 11 turns in 7,332 at 8,192, "
                 "leaving 860: a summary of a few hundred tokens fits only in the second",
                 right=True,
             ),
             Option(
                 "D",
-                "Whether it is longer than the system prompt, which it replaces.",
-                "the system prompt always stays: the summary is a turn of its own after it",
+                "Whether it is longer than the system prompt, which the summary then replaces.",
+                "the belief that the summary replaces the system prompt: the system prompt always stays, and the "
+                "summary is a turn of its own after it",
             ),
         ),
     ),
@@ -245,27 +246,28 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "All 11,980 tokens: nothing was trimmed, so turn 20's request is the start of turn 21's.",
-                "that would hold if every message stayed where it was: look at where v7 writes the tool "
-                "definitions in a request",
+                "Up to where turn 20's request had its tool definitions, which v7 moves at every turn.",
+                "mistral-common's v7 puts [AVAILABLE_TOOLS] just before the last user message: turn 21's has the new "
+                "question there, so the prefix ends where turn 20 had the tools",
+                right=True,
             ),
             Option(
                 "B",
-                "Everything up to where turn 20's request had its tool definitions: v7 writes them before the "
-                "last user message, so they move at every turn.",
-                "mistral-common's v7 puts [AVAILABLE_TOOLS] just before the last user message: turn 21's has "
-                "the new question there, so the prefix ends where turn 20 had the tools",
-                right=True,
+                "All 11,980 tokens: nothing was trimmed, so the whole earlier request is its start.",
+                "the belief that an untrimmed conversation only grows at its end: that would hold if every message "
+                "stayed where it was; look at where v7 writes the tool definitions in a request",
             ),
             Option(
                 "C",
                 "Only the system prompt: a new turn changes the request from the first user message on.",
-                "the new turn comes at the end: everything before the first token that differs is shared",
+                "the belief that a new turn disturbs the whole conversation: it comes at the end, and everything "
+                "before the first token that differs is shared",
             ),
             Option(
                 "D",
-                "Nothing: each request is tokenized afresh, so its token ids differ.",
-                "the same text tokenized the same way gives the same ids; only what changes breaks the prefix",
+                "Nothing: each request is tokenized afresh, so all of its token ids differ.",
+                "the belief that tokenizing is not repeatable: the same text tokenized the same way gives the same "
+                "ids; only what changes breaks the prefix",
             ),
         ),
     ),
@@ -276,28 +278,28 @@ POINTS = [
         options=(
             Option(
                 "A",
-                "Smaller requests cache a larger share: the rule rounds in steps of 128.",
-                "rounding down to a step costs under 128 tokens a request; what differs between the policies is "
-                "how often the prefix breaks",
+                "Smaller requests cache a larger share: the cache rounds down in steps of 128 tokens.",
+                "the belief that rounding explains it: rounding down to a step costs under 128 tokens a request; "
+                "what differs between the policies is how often the prefix breaks",
             ),
             Option(
                 "B",
-                "It sends fewer tokens in all, so the same cached tokens make a larger share.",
-                "the cached tokens themselves grew, from 65,408 to 112,384, while the input fell by a tenth",
-            ),
-            Option(
-                "C",
-                "Between two trims each request only grows at its end, so it shares all of the request before "
-                "but the moved tool definitions; trimming to 6,144 leaves room for several turns before the next "
-                "trim breaks the prefix.",
+                "Between two trims each request only grows at its end, and a low watermark makes trims rare.",
                 "a trim changes what follows the system prompt and breaks the prefix; trimming rarely breaks it "
                 "rarely, at the price of about one turn kept",
                 right=True,
             ),
             Option(
+                "C",
+                "It sends fewer tokens in all, so the same cached tokens make a larger share of them.",
+                "the belief that only the denominator changed: the cached tokens themselves grew, from 65,408 to "
+                "112,384, while the input fell by a tenth",
+            ),
+            Option(
                 "D",
-                "It keeps the oldest turns longer, and a cache holds the oldest turns best.",
-                "it drops the oldest turns too; what it changes is when, not which",
+                "It keeps the oldest turns longer, and a cache holds on to the oldest tokens best.",
+                "the belief that it keeps other turns: it drops the oldest turns too; what it changes is when, not "
+                "which",
             ),
         ),
     ),

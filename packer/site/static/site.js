@@ -5,13 +5,55 @@
   "use strict";
   var wide = window.matchMedia("(min-width: 62em)");
 
-  // The contents of the course and the page's outline are <details>: open on a wide screen, folded on a phone
-  // until tapped.
+  // The contents of the course are a <details>: open on a wide screen (beside the text), folded on a phone until
+  // tapped. The page's outline ("On this page") stays folded at every width: open, its twenty links stood between
+  // the title and the lesson's first paragraph, twenty tab stops past "Skip to the content".
   if (wide.matches) {
-    document.querySelectorAll(".site-contents details, .site-outline details").forEach(function (list) {
+    document.querySelectorAll(".site-contents details").forEach(function (list) {
       list.open = true;
     });
   }
+
+  // Printed, every folded part is printed open (print.css does it where the browser knows ::details-content), and
+  // folded again afterwards as the reader left it.
+  var openedToPrint = [];
+  window.addEventListener("beforeprint", function () {
+    openedToPrint = Array.prototype.filter.call(document.querySelectorAll("main details:not([open])"), function (d) {
+      d.open = true;
+      return true;
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    openedToPrint.forEach(function (d) {
+      d.open = false;
+    });
+    openedToPrint = [];
+  });
+
+  // A printed output with a line of over 160 characters (a list, a JSON dump, a summary on one line) wraps like
+  // prose; an output of aligned columns (a run of three spaces inside a line) keeps its lines and scrolls.
+  document.querySelectorAll(".jp-OutputArea-output pre").forEach(function (pre) {
+    var lines = pre.textContent.split("\n");
+    var long = lines.some(function (line) { return line.length > 160; });
+    var columns = lines.some(function (line) { return /\S {3,}\S/.test(line); });
+    if (long && !columns) {
+      pre.classList.add("site-wrapped");
+    }
+  });
+  // A name or path of code in the prose may break after a / _ . (a <wbr>), not in the middle of a word.
+  document.querySelectorAll(".jp-RenderedMarkdown code").forEach(function (code) {
+    if (code.children.length || code.textContent.length < 16) {
+      return;
+    }
+    var parts = code.textContent.split(/(?<=[\/_.])/);
+    code.textContent = "";
+    parts.forEach(function (part, i) {
+      if (i) {
+        code.appendChild(document.createElement("wbr"));
+      }
+      code.appendChild(document.createTextNode(part));
+    });
+  });
 
   // A box that scrolls sideways (or down) takes the keyboard's focus, so its arrow keys scroll it; a box that does
   // not scroll is no tab stop. Which boxes scroll depends on the screen's width, so this runs again when the width
