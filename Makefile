@@ -158,10 +158,10 @@ lint: $(ALL_STAMP)
 mutation: $(ALL_STAMP)
 	$(BIN)/python tests/mutation/score.py
 
-# Mutation testing of the exercises' checks: every worked answer in solutions/ is mutated with the core's
-# operators and the mistakes learners make, and each mutant must lose points on its question's own check.
-# Explained equivalents: tests/mutation/check_equivalent.toml. It takes well under a minute, so make test
-# runs it too (tests/mutation/test_check_score.py).
+# Mutation testing of the exercises' and lessons' checks: every worked answer in solutions/, and every lesson
+# write point's worked answer in notebooks/, is mutated with the core's operators and the mistakes learners make,
+# and each mutant must lose points on its own check. Explained equivalents: tests/mutation/check_equivalent.toml.
+# It takes under a minute on a quiet machine, so make test runs it too (tests/mutation/test_check_score.py).
 check-mutation: $(ALL_STAMP)
 	$(BIN)/python tests/mutation/check_score.py
 

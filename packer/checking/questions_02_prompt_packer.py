@@ -137,6 +137,10 @@ QUESTIONS.append(
             ("why", [("a\x85", "x")], 20, count_words),
             ("why", [("\u2028a", "x")], 20, count_words),
             ("why", [("a\x1c", "x")], 20, count_words),
+            ("why", [("a\x0c", "x")], 20, count_words),
+            ("why", [("a\x1d", "x")], 20, count_words),
+            ("why", [("a\x1e", "x")], 20, count_words),
+            ("why", [("a\u2029", "x")], 20, count_words),
             ("why", [("b]", LONG_TEXT)], 5, count_words),  # too long to keep: its id is checked still
             ("why", [("a", "x"), ("a", LONG_TEXT)], 5, count_words),  # a repeat that would be skipped
             ("why", [("a", "x"), ("b", "y"), ("a", "z")], 20, count_words),  # a repeat, not next to the first

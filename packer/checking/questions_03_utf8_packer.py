@@ -128,6 +128,12 @@ QUESTIONS.append(
             ([("a\r", "x")], 99, 0),
             ([("a\x0bb", "x")], 99, 0),  # every line break str.splitlines knows
             ([("a\x85", "x")], 99, 0),
+            ([("a\x0c", "x")], 99, 0),
+            ([("a\x1c", "x")], 99, 0),
+            ([("a\x1d", "x")], 99, 0),
+            ([("a\x1e", "x")], 99, 0),
+            ([("\u2028a", "x")], 99, 0),
+            ([("a\u2029", "x")], 99, 0),
             ([("\u2029a", "x")], 99, 0),
             ([("a\x1e", "x")], 99, 0),
             ([("a", "x"), ("b]", LONG_TEXT)], 20, 0),  # too long to keep: its id is checked still

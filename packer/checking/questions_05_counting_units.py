@@ -97,6 +97,10 @@ QUESTIONS.append(
             ([1], [True], 50),
             ([2**60 + 1], [3], 50),  # past 2**53 a float division rounds: the integer ceiling stays exact
             ((9, 11), [10, 10], 50),  # tuples are refused: the text asks for lists
+            # the rank in integers: 7 passages at 100 % is rank 7 (7 / 100 * 100 is 7.000000000000001 in floats), and
+            # 100 passages at 7 % rank 7, not 8
+            ([10 + i for i in range(7)], [10] * 7, 100),
+            ([100 + i for i in reversed(range(100))], [100] * 100, 7),
             ([9, 11], (10, 10), 50),
         ),
         inputs=st.one_of(

@@ -159,6 +159,10 @@ QUESTIONS.append(
             ("why", [("a\x85", "x")], 99, 5, count_request_words),
             ("why", [("\u2028a", "x")], 99, 5, count_request_words),
             ("why", [("a\x1c", "x")], 99, 5, count_request_words),
+            ("why", [("a\x0c", "x")], 99, 5, count_request_words),
+            ("why", [("a\x1d", "x")], 99, 5, count_request_words),
+            ("why", [("a\x1e", "x")], 99, 5, count_request_words),
+            ("why", [("a\u2029", "x")], 99, 5, count_request_words),
             ("why", [("b]", LONG_TEXT)], 20, 5, count_request_words),  # too long to keep: its id is checked still
             ("why", [("", LONG_TEXT)], 20, 5, count_request_words),
             ("why", [("b\u2029", LONG_TEXT)], 20, 5, count_request_words),

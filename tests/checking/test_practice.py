@@ -220,3 +220,137 @@ def test_lesson_07s_practice_points_measure_the_lessons_own_cafe_request():
 
     for name in ("QUESTION", "SYSTEM", "PASSAGES", "SEARCH_TOOL"):
         assert getattr(practice, name) == getattr(lesson, name), name
+
+
+# --- issue 61: wrong answers told so, and feedback that follows the slip -------------------------------------
+@pytest.mark.parametrize("pid", [p for p, found in POINTS.items() if isinstance(found, Predict)])
+def test_each_known_wrong_prediction_is_told_its_own_misconception_and_no_other(pid):
+    found = POINTS[pid]
+    for wrong, why in found.misconceptions:
+        told = [line.strip() for line in kinds.check_prediction(found, wrong).details[2:]]
+        assert told == [why], f"{pid}: {wrong!r} is told {told}"
+
+
+def test_2_1s_bare_prompt_short_of_a_word_is_told_about_the_questions_word():
+    said = str(practice.preview("p2.1", (3, 3)))
+    assert "the question's own word included" in said
+
+
+def test_2_2s_swapped_pair_is_told_it_is_swapped_not_that_a_join_is_no_sum():
+    said = str(practice.preview("p2.2", (3, 4)))
+    assert "the two are swapped" in said and "need not be the sum" not in said
+
+
+def test_a_list_prediction_is_told_item_by_item_as_a_tuple_is():
+    expected = POINTS["p9.1"].result()
+    one_off = [*expected[:-1], expected[-1] + 1]
+    said = str(practice.preview("p9.1", one_off))
+    assert f"item {len(expected)} is wrong" in said and "item 1 is right" in said
+    assert "the number of items is wrong" in str(practice.preview("p9.1", expected[:-1]))
+
+
+@pytest.mark.parametrize("pid", [p for p, found in POINTS.items() if isinstance(found, Write) and found.slips])
+def test_a_known_wrong_function_gets_the_hint_of_its_slip(pid):
+    found = POINTS[pid]
+    for slip in found.slips:
+        if slip.wrong is not None:
+            said = str(kinds.check_function(found, slip.wrong))
+            assert said.endswith(f"  hint: {slip.hint}"), f"{pid}: {said}"
+
+
+def test_2_4_answered_with_less_than_is_told_about_the_exact_fit():
+    def keep_or_skip(passages, limit, prompt_size):
+        chosen, skipped = [], []
+        for passage in passages:
+            if prompt_size(chosen + [passage]) < limit:
+                chosen.append(passage)
+            else:
+                skipped.append(passage[0])
+        return chosen, skipped
+
+    assert "hint: a prompt that measures exactly the limit is within it: compare with <=" in str(
+        practice.preview("p2.4", keep_or_skip)
+    )
+
+
+def test_9_2_returning_the_turns_is_told_to_return_how_many():
+    said = str(practice.preview("p9.2", lambda base, costs, limit: costs[-1:]))
+    assert said.endswith("hint: return how many earlier turns are kept, an int, not the turns themselves")
+
+
+def test_an_answer_no_slip_explains_gets_the_points_general_hint():
+    said = str(practice.preview("p9.2", lambda base, costs, limit: 7))
+    assert said.endswith(f"hint: {POINTS['p9.2'].hint}")
+
+
+KNOWN_BREAKS = ("\r\n", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _fold_without(forgotten: str):
+    """A fold that puts a space after each line boundary it knows: all of str.splitlines' but `forgotten`."""
+    known = [b for b in KNOWN_BREAKS if b not in forgotten]
+
+    def fold(text):
+        out, at = [], 0
+        while at < len(text):
+            hit = next((b for b in known if text.startswith(b, at)), None)
+            out.append(hit + " " if hit else text[at])
+            at += len(hit) if hit else 1
+        return "".join(out)
+
+    return fold
+
+
+@pytest.mark.parametrize("forgotten", ["\x0c", "\x1c", "\x1d", "\x1e", "\u2029", "\x0c\x1c\x1d\x1e\u2029"])
+def test_a_fold_that_leaves_out_a_line_boundary_is_not_told_right(forgotten):
+    fold = _fold_without(forgotten)
+    if forgotten == "\u2029":  # the hole the lesson closes: a passage starts a forged source line
+        assert fold("a\u2029[b] forged").splitlines()[1] == "[b] forged"
+    said = practice.preview("p2.6", fold)
+    assert said.status == kinds.NOT_YET
+    assert "hint: str.splitlines knows more line boundaries than" in str(said)
+    assert _fold_without("")("a\u2029[b] forged") == "a\u2029 [b] forged"
+    assert practice.preview("p2.6", _fold_without("")).status == kinds.RIGHT
+
+
+@pytest.mark.parametrize("percent", [7, 14, 28, 55])
+def test_headroom_with_a_float_rank_is_one_rank_off_for_100_passages_and_not_told_right(percent):
+    import math
+
+    from packer.checking.practice.lesson_05_counting_units import HUNDRED_ESTIMATES, HUNDRED_TOKENS
+
+    def headroom_for(tokens, estimates, percent):
+        needed = sorted(-(-100 * (t - e) // e) for t, e in zip(tokens, estimates))
+        return needed[math.ceil(percent / 100 * len(needed)) - 1]
+
+    point = POINTS["p5.3"]
+    case = (HUNDRED_TOKENS, HUNDRED_ESTIMATES, percent)
+    assert case in point.question.cases
+    assert headroom_for(*case) == point.question.reference(*case) + 1
+    said = practice.preview("p5.3", headroom_for)
+    assert said.status == kinds.NOT_YET and "hint: work the rank out in integers" in str(said)
+
+
+@pytest.mark.parametrize("pid", [p for p, found in POINTS.items() if isinstance(found, Write)])
+def test_every_write_point_has_slips_each_with_its_own_hint_and_a_way_to_be_recognised(pid):
+    found = POINTS[pid]
+    assert found.slips, f"{pid}: no known slip: every wrong answer would get the one general hint"
+    for slip in found.slips:
+        assert slip.hint.strip() and slip.hint != found.hint
+        assert slip.wrong or slip.returns or slip.cases, f"{pid}: {slip.hint!r} can never be chosen"
+        assert all(1 <= number <= len(found.question.cases) for number in slip.cases), pid
+
+
+def test_a_slip_is_recognised_by_the_fixed_case_it_fails_first():
+    def shingles_of(words, size):  # right but for a text shorter than size
+        return {tuple(words[i : i + size]) for i in range(len(words) - size + 1)}
+
+    said = str(practice.preview("p8.3", shingles_of))
+    assert "fixed case 3 of" in said and said.endswith("hint: " + POINTS["p8.3"].slips[1].hint)
+
+
+def test_an_answer_stopped_by_the_time_limit_is_not_run_again_to_choose_its_hint(monkeypatch):
+    ran = []
+    monkeypatch.setattr(kinds, "_behaves_as", lambda *args: ran.append(args) or False)
+    hint = kinds.slip_hint(POINTS["p2.4"], lambda *args: None, "stopped: the answer was still running after 2 s")
+    assert hint == POINTS["p2.4"].hint and not ran

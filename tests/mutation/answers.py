@@ -5,6 +5,11 @@ cell before `check("qN.M", name)`); its solution code is what lies between the c
 and `# END SOLUTION` markers (packer.checking.exercises replaces exactly that with the exercise's stub).
 `namespace(answer, source)` runs the notebook's code cells up to the check, with `source` in place of the
 answer cell and without running any check, and returns the names a learner's kernel would then have.
+
+A lesson's write point (`write("p2.4", keep_or_skip)`) has its worked answer folded under it: the one
+```python block of the Markdown cell "Worked answer to practice 2.4" after the point's cell
+(`practice_answers`). That block runs on its own, in a fresh namespace (it imports what it uses), and all
+of it is the answer: a learner writes every line of it.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
+WRITE_CELL = re.compile(r'^write\("(p\d+\.\d+)", (\w+)\)', re.M)
+PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 CHECK_CELL = re.compile(r'\Acheck\("(q\d+\.\d+)", (\w+)\)\s*\Z')
 
 
@@ -93,6 +100,28 @@ def answers(root: Path = ROOT) -> dict[str, Answer]:
                 _block(answer_source),
                 tuple(s for _, s in earlier[:answer_at] if not CHECK_CELL.match(s)),
                 tuple(s for _, s in earlier[answer_at + 1 :] if not CHECK_CELL.match(s)),
+            )
+    return found
+
+
+def practice_answers(root: Path = ROOT) -> dict[str, Answer]:
+    """Write point id -> its worked answer, for every write point of every lesson in notebooks/, in order."""
+    found: dict[str, Answer] = {}
+    for path in sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        cells = nbformat.read(path, as_version=4).cells
+        for index, cell in enumerate(cells):
+            match = WRITE_CELL.search(cell.source) if cell.cell_type == "code" else None
+            if not match:
+                continue
+            pid, name = match.groups()
+            summary = f"Worked answer to practice {pid[1:]} "
+            at = next((i for i in range(index + 1, len(cells)) if summary in cells[i].source), None)
+            blocks = PYTHON_BLOCK.findall(cells[at].source) if at is not None else []
+            if len(blocks) != 1 or not _defines(blocks[0], name):
+                raise ValueError(f"{path.name}: {pid}'s worked answer is not one ```python block defining {name}")
+            source = blocks[0]
+            found[pid] = Answer(
+                pid, name, path.relative_to(root).as_posix(), at, source, (1, len(source.splitlines())), (), ()
             )
     return found
 

@@ -1,9 +1,12 @@
-"""Mutation score of the exercises' checks: `make check-mutation` (python tests/mutation/check_score.py [--jobs N]).
+"""Mutation score of the exercises' and lessons' checks: `make check-mutation` (python tests/mutation/check_score.py
+[--jobs N]).
 
-For every graded question, the worked answer in solutions/ (answers.py finds it) is mutated with
+For every graded question, the worked answer in solutions/ (answers.py finds it), and for every write point of a
+lesson, the worked answer folded under it in notebooks/ (answers.practice_answers), is mutated with
 mutate.py's operators and the learner mistakes of learner.py, one change per mutant, and the question's
 own check (packer.checking.evaluate, with the in-notebook time limit) is run on each mutant in a fresh
-namespace built by running the solution notebook's cells up to that check. A mutant is killed when the
+namespace built by running the solution notebook's cells up to that check (a write point's worked answer runs
+on its own; its check is the point's, packer.checking.practice). A mutant is killed when the
 check gives it less than full marks. A survivor is either listed in check_equivalent.toml with the reason
 it cannot lose points ("equivalent, explained") or reported as a gap in the check. Exit status 0 only
 when every other mutant is killed and every entry of check_equivalent.toml still matches a survivor.
@@ -27,9 +30,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from answers import ROOT, Answer, answers, namespace
+from answers import ROOT, Answer, answers, namespace, practice_answers
 from learner import LearnerMutant, learner_mutants
+
+if TYPE_CHECKING:
+    from packer.checking.engine import Question
 
 EQUIVALENT = Path(__file__).resolve().parent / "check_equivalent.toml"
 VALIDATION_TITLE = "refuse bad input"
@@ -62,14 +69,25 @@ def load_equivalents(path: Path) -> list[Equivalent]:
     return loaded
 
 
+def checked(qid: str) -> Question:
+    """The check of a graded question ('q2.3') or of a lesson's write point ('p2.4')."""
+    from packer.checking import question
+    from packer.checking.practice import point
+
+    return point(qid).question if qid.startswith("p") else question(qid)
+
+
+def all_answers(root: Path = ROOT) -> dict[str, Answer]:
+    """Every worked answer measured: the exercises' questions, then the lessons' write points."""
+    return {**answers(root), **practice_answers(root)}
+
+
 def measured_part(qid: str, found: dict[str, Answer]) -> str:
     """Which mutants of its answer cell a question is measured on: "all"; or, when the cell also answers a
     "refuse bad input" question, "input checks" for that question and "the rest" for the other."""
-    from packer.checking import question
-
     mine = found[qid]
     sharing = [other for other, answer in found.items() if (answer.notebook, answer.cell) == (mine.notebook, mine.cell)]
-    validating = [other for other in sharing if question(other).title.startswith(VALIDATION_TITLE)]
+    validating = [other for other in sharing if checked(other).title.startswith(VALIDATION_TITLE)]
     if len(sharing) == 1 or not validating:
         return "all"
     return "input checks" if qid in validating else "the rest"
@@ -91,13 +109,13 @@ def outcome(answer: Answer, source: str) -> tuple[str, str, str]:
     """(status, how, input): status 'killed', 'timeout' or 'survived', for the question's check run on the
     answer cell `source`; how it was killed ('fixed' case, generated 'search', 'other' requirement, or the
     cell itself failing) and the counterexample the learner would read."""
-    from packer.checking import PASSED, TIME_LIMIT, evaluate, question
+    from packer.checking import PASSED, TIME_LIMIT, evaluate
 
     try:
         defined = namespace(answer, source)[answer.name]
     except Exception as error:  # the cell itself fails: the learner's notebook gets no answer at all
         return "killed", "cell", f"the cell raised {type(error).__name__}: {error}"
-    result = evaluate(question(answer.qid), defined, TIME_LIMIT)
+    result = evaluate(checked(answer.qid), defined, TIME_LIMIT)
     if result.status == PASSED and result.points == result.max_points:
         return "survived", "", ""
     if result.detail.startswith("stopped:"):
@@ -132,8 +150,6 @@ def report(
 ) -> tuple[str, bool]:
     """The score table per question, the surviving mutants and the explained ones; and whether all is well.
     `fixed` and `search` split the killed mutants by what caught them: a fixed case, or the generated search."""
-    from packer.checking import question
-
     header = f"{'question':<9}{'function':<20}{'mutants':>8}{'killed':>8}{'fixed':>7}{'search':>8}"
     lines = [header + f"{'equivalent':>12}{'survived':>10}{'score':>8}"]
     totals = [0] * 6
@@ -162,7 +178,7 @@ def report(
         search = sum(1 for q, _, _ in searched if q == qid)
         counts = (len(mine), killed, fixed, search, equivalent, len(mine) - killed - equivalent)
         totals = [t + c for t, c in zip(totals, counts)]
-        lines.append(_row(qid, question(qid).name, *counts))
+        lines.append(_row(qid, checked(qid).name, *counts))
     lines.append(_row("total", "", *totals))
     stale = [e for e in equivalents if id(e) not in used and any(q in qids for q in e.questions)]
 
@@ -196,14 +212,14 @@ def main(argv: list[str] | None = None) -> int:
     """Mutate every worked answer, run its question's check on each mutant and print the score."""
     parser = argparse.ArgumentParser(prog="python tests/mutation/check_score.py", description=main.__doc__)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: cores)")
-    parser.add_argument("questions", nargs="*", help="question ids to measure (default: every graded question)")
+    parser.add_argument("questions", nargs="*", help="question or write point ids to measure (default: all of them)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs must be a positive int, got {args.jobs}")
-    found = answers(ROOT)
+    found = all_answers(ROOT)
     unknown = [q for q in args.questions if q not in found]
     if unknown:
-        parser.error(f"not a graded question: {', '.join(unknown)} (choose from {', '.join(found)})")
+        parser.error(f"not a graded question or write point: {', '.join(unknown)} (choose from {', '.join(found)})")
     qids = args.questions or list(found)
     equivalents = load_equivalents(EQUIVALENT)
     started = time.monotonic()

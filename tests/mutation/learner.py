@@ -10,7 +10,15 @@ boundaries, integers +1 and -1, swapped booleans, negated conditions, dropped `r
     floor instead of ceil   -(-a // b)  ->  a // b, round(a / b);  (a + 3) // 4  ->  a // 4
     drop a condition        a or b  ->  a, b  (and the same for `and`)
     forget a type           isinstance(x, (str, bytes))  ->  isinstance(x, str), isinstance(x, bytes)
-    forget a character      for c in "[]\\n\\r"  ->  for c in "]\\n\\r", ...  (each character left out once)
+    forget a character      for c in "[]\\n\\r"  ->  for c in "]\\n\\r", ...  (each character left out once);
+                            c in "[]"  ->  c in "]", ...  (the same for a str literal tested with `in`)
+    leave out a case        ("task", "context", "format")  ->  ("context", "format"), ...  (each member of a
+                            tuple, list or set literal of constants left out once: a class of inputs forgotten)
+    forget a line boundary  text.splitlines()  ->  the same, with one of the boundaries str.splitlines knows
+                            beyond \\n and \\r (\\v \\f \\x1c \\x1d \\x1e \\x85 U+2028 U+2029) not known, or
+                            all of them at once (only \\n, \\r and \\r\\n are)
+    divide first            a * b // c  ->  math.floor(a / c * b), int(a / c * b);  -(-a * b // c)  ->
+                            math.ceil(a / c * b)  (a float where the integers were asked: 7 / 100 * 100 is not 7)
     drop break / continue   break  ->  pass
     swap arguments          f(a, b)  ->  f(b, a)  (neighbours; not max/min/isinstance)
     ignore case             "KEY" in text  ->  "key" in text.lower()  (a comparison with a cased str literal)
@@ -66,7 +74,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from mutate import OPERATORS, Replacement, _short, _Sites
@@ -219,6 +227,95 @@ def _divisions(node: ast.expr) -> Iterator[Replacement]:
                 yield "floor instead of ceil", ast.BinOp(numerator, ast.FloorDiv(), inner.right)
                 yield "round instead of ceil", _call("round", ast.BinOp(numerator, ast.Div(), inner.right))
                 yield "float then ceil", _math("ceil", ast.BinOp(numerator, ast.Div(), inner.right))
+
+
+def _factors(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """(a, b) of a product `a * b`, else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return node.left, node.right
+    return None
+
+
+def _divided_first(product: tuple[ast.expr, ast.expr], divisor: ast.expr) -> Iterator[ast.expr]:
+    """`a / c * b` and `b / c * a` for the product a * b: the division made first, in floats."""
+    for first, second in (product, product[::-1]):
+        yield ast.BinOp(ast.BinOp(first, ast.Div(), divisor), ast.Mult(), second)
+
+
+def _divide_first(node: ast.expr) -> Iterator[Replacement]:
+    """A floor or ceiling division of a product, with the division made first in floats."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        product = _factors(node.left)
+        if product is not None and not isinstance(node.left.left, ast.UnaryOp):
+            for divided in _divided_first(product, node.right):
+                yield "divide first", _math("floor", divided)
+                yield "divide first", _call("int", divided)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = node.operand
+        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.FloorDiv):
+            numerator = _unnegated(inner.left)
+            product = _factors(numerator) if numerator is not None else None
+            if product is not None:
+                for divided in _divided_first(product, inner.right):
+                    yield "divide first", _math("ceil", divided)
+
+
+def _left_out(node: ast.Tuple | ast.List | ast.Set) -> Iterator[Replacement]:
+    """Each member of a literal collection of constants left out once (a case forgotten)."""
+    members = node.elts
+    if len(members) < 2 or not all(isinstance(member, ast.Constant) for member in members):
+        return
+    if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
+        return
+    for index in range(len(members)):
+        kept = members[:index] + members[index + 1 :]
+        yield "leave out a case", type(node)(kept, ast.Load()) if not isinstance(node, ast.Set) else ast.Set(kept)
+
+
+def _forgotten_characters(node: ast.Compare) -> Iterator[Replacement]:
+    """`c in "..."` with each character of the literal left out once."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        return
+    known = node.comparators[0]
+    if isinstance(known, ast.Constant) and isinstance(known.value, str) and len(set(known.value)) > 1:
+        for index in range(len(known.value)):
+            fewer = known.value[:index] + known.value[index + 1 :]
+            yield "forget a character", ast.Compare(node.left, node.ops, [ast.Constant(fewer)])
+
+
+BOUNDARIES = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines cuts at besides \n, \r and \r\n
+HIDDEN = "\ue000"  # a private-use character: stands in for a boundary the mutant does not know
+
+
+def _unknown(text: ast.expr, boundaries: str) -> tuple[ast.expr, Callable[[ast.expr], ast.expr]]:
+    """`text` with each of `boundaries` hidden, and how to put them back into a piece of it."""
+    hidden, restore = text, []
+    for index, boundary in enumerate(boundaries):
+        stand_in = chr(ord(HIDDEN) + index)
+        hidden = _method(hidden, "replace", ast.Constant(boundary), ast.Constant(stand_in))
+        restore.append((stand_in, boundary))
+
+    def back(piece: ast.expr) -> ast.expr:
+        for stand_in, boundary in restore:
+            piece = _method(piece, "replace", ast.Constant(stand_in), ast.Constant(boundary))
+        return piece
+
+    return hidden, back
+
+
+def _line_boundaries(node: ast.Call) -> Iterator[Replacement]:
+    """`text.splitlines(...)` that does not know one (or all) of the rarer line boundaries."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "splitlines"):
+        return
+    for boundaries in (*BOUNDARIES, BOUNDARIES):
+        hidden, back = _unknown(func.value, boundaries)
+        split = ast.Call(ast.Attribute(hidden, "splitlines", ast.Load()), node.args, node.keywords)
+        each = ast.comprehension(ast.Name("_line", ast.Store()), split, [], 0)
+        unknown = f"all of {ascii(BOUNDARIES)}" if len(boundaries) > 1 else ascii(boundaries)
+        before = ast.unparse(node)
+        changed = ast.ListComp(back(ast.Name("_line", ast.Load())), [each])
+        yield "forget a line boundary", changed, (before, f"{before} not knowing {unknown}")
 
 
 def _conditions(node: ast.BoolOp) -> Iterator[Replacement]:
@@ -413,7 +510,11 @@ def _int_like(node: ast.expr, ints: set[str]) -> bool:
     if isinstance(node, ast.UnaryOp):
         return isinstance(node.op, ast.USub) and _int_like(node.operand, ints)
     if isinstance(node, ast.BinOp):
-        return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) and not _is_text(node)
+        collection = (ast.List, ast.ListComp, ast.Tuple, ast.Set)  # `parts + [...]` is a list, not a count
+        joined = isinstance(node.left, collection) or isinstance(node.right, collection)
+        return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) and not (
+            _is_text(node) or joined
+        )
     if isinstance(node, ast.Call):
         return isinstance(node.func, ast.Name) and node.func.id in INT_CALLS
     return False
@@ -925,12 +1026,17 @@ class LearnerSites(_Sites):
     def _learner(self, node: ast.AST) -> Iterator[Replacement]:
         if isinstance(node, (ast.BinOp, ast.UnaryOp)):
             yield from _divisions(node)
+            yield from _divide_first(node)
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            yield from _left_out(node)
         if isinstance(node, ast.BoolOp):
             yield from _conditions(node)
         if isinstance(node, ast.Compare):
             yield from _comparisons(node)
+            yield from _forgotten_characters(node)
         if isinstance(node, ast.Call):
             yield from _calls(node)
+            yield from _line_boundaries(node)
         if isinstance(node, (ast.For, ast.comprehension)):
             yield from _characters(node)
         if isinstance(node, (ast.BinOp, ast.JoinedStr)):

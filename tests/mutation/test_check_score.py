@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from answers import ROOT, answers, namespace
+from answers import ROOT, answers, namespace, practice_answers
 from check_score import (
     EQUIVALENT,
     Equivalent,
+    all_answers,
+    checked,
     load_equivalents,
     measured_part,
     outcome,
@@ -25,6 +27,7 @@ from learner import LearnerMutant
 import site_packages
 
 from packer.checking import BANK, PASSED, evaluate, question
+from packer.checking.practice import POINTS, Write
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +43,44 @@ def test_every_graded_question_has_a_worked_answer_in_its_solution_cell(found):
         assert lines[answer.block[0] - 2].strip() == "# BEGIN SOLUTION"
         assert lines[answer.block[1]].strip() == "# END SOLUTION"
         assert f"def {answer.name}(" in answer.source
+
+
+def test_every_write_point_of_a_lesson_is_measured_on_the_worked_answer_folded_under_it():
+    found = practice_answers()
+    assert list(found) == [pid for pid, point in POINTS.items() if isinstance(point, Write)]
+    for pid, answer in found.items():
+        assert answer.notebook.startswith("notebooks/") and answer.name == POINTS[pid].question.name
+        assert answer.block == (1, len(answer.source.splitlines())), "every line of it is the learner's"
+        assert checked(pid) is POINTS[pid].question
+    assert list(all_answers()) == [*BANK, *found]
+
+
+def test_a_write_points_worked_answer_runs_on_its_own_and_passes_its_check():
+    answer = practice_answers()["p5.3"]
+    result = evaluate(checked("p5.3"), namespace(answer)["headroom_for"])
+    assert result.status == PASSED
+
+
+def test_the_slips_of_issue_61_are_mutants_and_each_loses_its_point():
+    """A float where integers were asked (5.3's rank divided first) and a class of inputs left out (2.6's fold not
+    knowing one line boundary, or all of the rarer ones; 4.4 forgetting one section tag) are made and killed."""
+    found = practice_answers()
+    made = {(m.operator, m.change): m for q in ("p2.6", "p4.4", "p5.3") for m in question_mutants(q, found)}
+    rank = made[
+        "divide first", "-(-percent * len(needed) // 100) -> __import__('math').ceil(percent / 100 * len(needed))"
+    ]
+    assert outcome(found["p5.3"], rank.source)[0] == "killed"
+    folds = {
+        m.after.rpartition(" not knowing ")[2]: m
+        for (operator, _), m in made.items()
+        if operator == "forget a line boundary" and m.before.startswith("text.")
+    }
+    for unknown in ("\x0c", "\x1c", "\x1d", "\x1e", "\u2029"):
+        assert outcome(found["p2.6"], folds[ascii(unknown)].source)[0] == "killed", unknown
+    every = next(m for shown, m in folds.items() if shown.startswith("all of"))
+    assert outcome(found["p2.6"], every.source)[0] == "killed"
+    tags = [m for (operator, _), m in made.items() if operator == "leave out a case"]
+    assert len(tags) == 5 and all(outcome(found["p4.4"], m.source)[0] == "killed" for m in tags)
 
 
 def test_a_validation_question_shares_its_answer_cell_and_is_measured_on_its_input_checks(found):
@@ -120,10 +161,10 @@ def test_equivalents_need_a_reason_and_may_name_several_questions(tmp_path):
     assert load_equivalents(listed)[0].questions == ("q1.1", "q1.2")
 
 
-def test_the_projects_equivalents_each_give_a_reason_and_name_a_graded_question():
+def test_the_projects_equivalents_each_give_a_reason_and_name_a_graded_question_or_write_point():
     entries = load_equivalents(EQUIVALENT)
     assert entries and all(entry.why for entry in entries)
-    assert {q for entry in entries for q in entry.questions} <= set(BANK)
+    assert {q for entry in entries for q in entry.questions} <= set(BANK) | set(practice_answers())
 
 
 def check_mutation(python: Path | str) -> str:
@@ -146,7 +187,7 @@ def editable_report() -> str:
 
 
 def test_every_behaviour_changing_mutant_of_a_worked_answer_loses_points(editable_report):
-    """`make check-mutation` itself: 100% on every question, no stale explanation (about half a minute)."""
+    """`make check-mutation` itself: 100% on every question and write point, no stale explanation."""
     assert "100.0%" in editable_report
 
 

@@ -158,9 +158,9 @@ def test_input_checks_are_marked_as_validation_and_the_rest_is_not():
 
 
 def test_every_mutant_of_every_worked_answer_compiles_and_differs():
-    from answers import answers
+    from answers import answers, practice_answers
 
-    for answer in answers().values():
+    for answer in [*answers().values(), *practice_answers().values()]:
         sources = [m.source for m in learner_mutants(answer.source, answer.name, answer.lines)]
         assert sources, f"{answer.qid}: no mutants"
         for source in sources:
@@ -367,3 +367,51 @@ def f(names, text):
 """
     assert run(source, "drop a check", ["x"], "abc") is None
     assert ("drop a check", "for name in names: if name not in text: -> pass") in changes(source)
+
+
+# --- issue 61: a class of inputs left out, and a float where integers were asked ---------------------------
+def test_each_member_of_a_literal_collection_of_cases_is_left_out_in_turn():
+    found = changes("def f(x):\n    return x in ('task', 'context', 'format')\n")
+    left_out = [change for operator, change in found if operator == "leave out a case"]
+    assert left_out == [
+        "('task', 'context', 'format') -> ('context', 'format')",
+        "('task', 'context', 'format') -> ('task', 'format')",
+        "('task', 'context', 'format') -> ('task', 'context')",
+    ]
+    assert run("def f(x):\n    return x in {'a', 'b'}\n", "leave out a case", "a") is False
+    assert not [c for o, c in changes("def f(x, y):\n    return (x, y)\n") if o == "leave out a case"], "constants only"
+
+
+def test_each_character_of_a_string_tested_with_in_is_forgotten_in_turn():
+    found = [c for o, c in changes("def f(c):\n    return c in '[]\\n'\n") if o == "forget a character"]
+    assert found == ["c in '[]\\n' -> c in ']\\n'", "c in '[]\\n' -> c in '[\\n'", "c in '[]\\n' -> c in '[]'"]
+
+
+def test_splitlines_forgets_one_of_the_rarer_line_boundaries_or_all_of_them():
+    source = "def f(text):\n    return text.splitlines(keepends=True)\n"
+    made = [m for m in learner_mutants(source, "f", range(1, 3)) if m.operator == "forget a line boundary"]
+    assert len(made) == 9, "eight boundaries beyond \\n and \\r, one at a time, then all of them"
+    text = "a\x0bb\x0cc\x1cd\x1de\x1ef\x85g\u2028h\u2029i\r\nj"  # every boundary str.splitlines knows
+    for mutant in made:
+        names: dict = {}
+        exec(mutant.source, names)
+        forgotten = mutant.after.rpartition(" not knowing ")[2]
+        kept = names["f"](text)
+        assert "".join(kept) == text and kept != text.splitlines(keepends=True), forgotten
+        assert kept[-1] == "j" and kept[-2].endswith("\r\n"), "\\r\\n is still one boundary"
+
+
+def test_a_floor_or_ceiling_division_of_a_product_is_made_with_the_division_first_in_floats():
+    source = "def f(percent, n):\n    return -(-percent * n // 100)\n"
+    found = [c for o, c in changes(source) if o == "divide first"]
+    assert found == [
+        "-(-percent * n // 100) -> __import__('math').ceil(percent / 100 * n)",
+        "-(-percent * n // 100) -> __import__('math').ceil(n / 100 * percent)",
+    ]
+    assert run(source, "divide first", 7, 100) == 8, "7 / 100 * 100 is 7.000000000000001"
+    floored = [c for o, c in changes("def f(a, b):\n    return a * b // 3\n") if o == "divide first"]
+    assert "a * b // 3 -> __import__('math').floor(a / 3 * b)" in floored and "a * b // 3 -> int(b / 3 * a)" in floored
+
+
+def test_a_sum_with_a_list_literal_is_no_int_to_return_as_a_float():
+    assert not [c for o, c in changes("def f(parts):\n    return parts + [1]\n") if o == "float for int"]

@@ -4,7 +4,9 @@
   says which parts are right (as the exercises' predictions do), never the expected value; a known wrong
   value also gets the misconception it stands for.
 - `Write`: a short function, checked by the exercises' own engine (fixed cases, then generated inputs, the
-  same counterexample format).
+  same counterexample format). A wrong one gets one hint, chosen by what went wrong: the hint of a known slip
+  (`Slip`) whose wrong function it matches on every fixed case, or whose result type it returns, or whose fixed
+  cases include the one it failed first; else the point's general hint.
 - `Choose`: a multiple-choice question; a wrong option gets the one-line misconception it stands for.
 
 Each check returns a `Feedback`: the lines the learner reads, and whether the answer was right. Nothing here
@@ -13,13 +15,18 @@ displays anything or keeps anything: packer.checking.practice does both.
 
 from __future__ import annotations
 
+import copy
+import io
+import re
+from contextlib import redirect_stderr, redirect_stdout
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from packer.checking.compare import PREDICT_NOTE, _predict_hint, plain, type_difference
 from packer.checking.engine import _SHOWN_IN, NOT_ATTEMPTED, PASSED, TIME_LIMIT, Question, _shell, evaluate
 from packer.checking.feedback import _show
+from packer.checking.limits import _TimedOut, time_limit
 
 RIGHT, NOT_YET, NOT_ANSWERED = "right", "not yet", "not answered yet"
 
@@ -53,11 +60,25 @@ class Predict(Point):
 
 
 @dataclass(frozen=True)
+class Slip:
+    """A slip learners make on a write point, and the hint (one line: where to look, not the answer) that a wrong
+    answer showing it gets. It shows it when it gives what `wrong` gives on every fixed case (a known wrong
+    function matched), when it returns a `returns` on the first fixed case, or when the first fixed case it fails
+    is one of `cases` (numbered from 1, as the feedback numbers them)."""
+
+    hint: str
+    wrong: Callable[..., Any] | None = None
+    returns: type | tuple[type, ...] | None = None
+    cases: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Write(Point):
     """Write a short function; `question` is its check (the exercises' engine: fixed cases, generated inputs)."""
 
     question: Question
-    hint: str = ""  # one line under a wrong answer: where to look, not the answer
+    hint: str = ""  # one line under a wrong answer no slip explains: where to look, not the answer
+    slips: tuple[Slip, ...] = ()  # the known slips, in the order they are tried
 
     kind = "write"
 
@@ -127,14 +148,22 @@ def check_prediction(point: Predict, value: Any) -> Feedback:
     if plain(value) == plain(expected):
         return Feedback(point, RIGHT)
     details = [f"  {_prediction_hint(expected, value)} {PREDICT_NOTE}", f"  yours:    {_show(value)}"]
-    details += [f"  {why}" for wrong, why in point.misconceptions if _shows(wrong, value, expected)]
+    exact = [why for wrong, why in point.misconceptions if plain(wrong) == plain(value)]
+    details += [
+        f"  {why}" for why in exact or [why for wrong, why in point.misconceptions if _shows(wrong, value, expected)]
+    ]
     return Feedback(point, NOT_YET, tuple(details))
 
 
 def _prediction_hint(expected: Any, value: Any) -> str:
-    """Which items are wrong (the exercises' words); for a prediction that is one list, whether only its order is."""
-    if isinstance(expected, list) and sorted(map(repr, expected)) == sorted(map(repr, value)):
-        return "not the result: the right elements in the wrong order"
+    """Which items are wrong (the exercises' words), for a tuple and a list alike; for a list, whether only its
+    order is, or how many items it has is wrong (never how many the result has)."""
+    if isinstance(expected, list):
+        if sorted(map(repr, expected)) == sorted(map(repr, value)):
+            return "not the result: the right elements in the wrong order"
+        if len(value) != len(expected):
+            return "not the result: the number of items is wrong"
+        return _predict_hint(tuple(expected), tuple(value))
     return _predict_hint(expected, value)
 
 
@@ -158,7 +187,45 @@ def check_function(point: Write, function: Any) -> Feedback:
     if result.status == PASSED:
         return Feedback(point, RIGHT, tuple(body))
     borrowed = result.detail.startswith("not credited")  # the logic may be right: the hint would mislead
-    return Feedback(point, NOT_YET, tuple([*body, *([f"  hint: {point.hint}"] if point.hint and not borrowed else [])]))
+    hint = "" if borrowed else slip_hint(point, function, result.detail)
+    return Feedback(point, NOT_YET, tuple([*body, *([f"  hint: {hint}"] if hint else [])]))
+
+
+FIXED_CASE = re.compile(r"\Afixed case (\d+) of \d+ ")
+
+
+def slip_hint(point: Write, function: Any, detail: str) -> str:
+    """The hint for a wrong answer: the first slip it matches (its wrong function on every fixed case, then its
+    result type, then the fixed case it failed first, `detail` being the check's), else the point's hint. An
+    answer the time limit stopped is not run again: its hint comes from the case alone, at once."""
+    stopped = detail.startswith("stopped:")
+    for slip in point.slips if not stopped else ():
+        if slip.wrong is not None and _behaves_as(point.question, function, slip.wrong):
+            return slip.hint
+    returned = _first_result(point.question, function) if not stopped and any(s.returns for s in point.slips) else None
+    for slip in point.slips:
+        if slip.returns is not None and isinstance(returned, slip.returns):
+            return slip.hint
+    failed = FIXED_CASE.match(detail)
+    for slip in point.slips:
+        if failed and int(failed.group(1)) in slip.cases:
+            return slip.hint
+    return point.hint
+
+
+def _behaves_as(question: Question, function: Any, wrong: Callable[..., Any]) -> bool:
+    """Whether `function` gives what `wrong` gives (the same values, the same exceptions) on every fixed case."""
+    as_wrong = replace(question, reference=wrong, inputs=None, requirement=None, requirement_note="")
+    return evaluate(as_wrong, function, TIME_LIMIT).status == PASSED
+
+
+def _first_result(question: Question, function: Any) -> Any:
+    """What `function` returns on the question's first fixed case (None when it raises or runs too long)."""
+    try:
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()), time_limit(TIME_LIMIT):
+            return function(*copy.deepcopy(question.cases[0]))
+    except (Exception, _TimedOut):  # a stopped or failing answer has no result type to hint at
+        return None
 
 
 def check_choice(point: Choose, key: Any) -> Feedback:
@@ -183,8 +250,10 @@ __all__ = [
     "Option",
     "Point",
     "Predict",
+    "Slip",
     "Write",
     "check_choice",
     "check_function",
     "check_prediction",
+    "slip_hint",
 ]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import packer.chunks
 from packer.checking.engine import Question
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 
 CHUNKS = [  # the lesson's four ranked chunks ("A first taste")
     {"text": "alpha", "token_count": 40},
@@ -60,6 +60,12 @@ POINTS = [
             inputs=st.tuples(st.lists(CHUNK, max_size=6)),
         ),
         hint="a chunk's cost is its token_count, whatever its text looks like",
+        slips=(
+            Slip(
+                "a chunk's cost is its token_count, not the words of its text",
+                wrong=lambda chunks: sum(len(chunk["text"].split()) for chunk in chunks),
+            ),
+        ),
     ),
     Choose(
         "p0.3",

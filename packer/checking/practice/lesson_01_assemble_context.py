@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import packer.chunks
 from packer.checking.engine import Question
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.checking.variants import assemble_prefix
 
 EXAMPLE = [  # the lesson's four ranked chunks
@@ -146,6 +146,15 @@ POINTS = [
             ),
         ),
         hint="set aside everything the packer does not charge; between k chunks lie at most k - 1 separators, none without chunks",
+        slips=(
+            Slip(
+                "between k chunks lie k - 1 separators, not k",
+                wrong=lambda window, instructions, question, answer, chunks, separator: (
+                    window - instructions - question - answer - chunks * separator
+                ),
+            ),
+            Slip("no chunks, no separators: 0 chunks do not have -1 separators between them", cases=(3,)),
+        ),
     ),
     Choose(
         "p1.5",

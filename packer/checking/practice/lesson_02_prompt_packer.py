@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import packer.prompt
 from packer.checking.engine import Question
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.checking.questions_shared import PASSAGE_LIST, SEED_PASSAGES
 from packer.counters import count_chars_div4, count_words
 from packer.prompt import render_prompt
@@ -74,6 +74,48 @@ def _with_room(passages: list, extra: int, prompt_size: Measure) -> tuple:
     return passages, prompt_size([]) + extra, prompt_size
 
 
+def _keep_if(fits: Callable[[list, tuple, int, Measure], bool], stop: bool = False) -> Callable:
+    """A re-measuring loop keeping a passage when `fits(chosen, passage, limit, prompt_size)`; with `stop`, the first
+    misfit ends it (the rest skipped)."""
+
+    def keep_or_skip(passages: list, limit: int, prompt_size: Measure) -> tuple[list, list[str]]:
+        chosen, skipped = [], []
+        for index, passage in enumerate(passages):
+            if fits(chosen, passage, limit, prompt_size):
+                chosen.append(passage)
+            elif stop:
+                return chosen, [key for key, _ in passages[index:]]
+            else:
+                skipped.append(passage[0])
+        return chosen, skipped
+
+    return keep_or_skip
+
+
+def _adding(passages: list, limit: int, prompt_size: Measure) -> tuple[list, list[str]]:
+    """The adding packer: each passage's growth of the bare prompt, measured alone and added to a running total."""
+    chosen, skipped, total = [], [], prompt_size([])
+    for passage in passages:
+        growth = prompt_size([passage]) - prompt_size([])
+        if total + growth <= limit:
+            chosen.append(passage)
+            total += growth
+        else:
+            skipped.append(passage[0])
+    return chosen, skipped
+
+
+def _fold_breaks(breaks: tuple[str, ...]) -> Callable[[str], str]:
+    """A fold that puts a space after each of `breaks` only, one after the other (a '\r\n' gets one inside)."""
+
+    def fold(text: str) -> str:
+        for line_break in breaks:
+            text = text.replace(line_break, line_break + " ")
+        return text
+
+    return fold
+
+
 POINTS = [
     Predict(
         "p2.1",
@@ -83,7 +125,11 @@ POINTS = [
         answer_type=tuple[int, int],
         misconceptions=(
             ((4, 2), "a passage's line costs its label too: `[a]` is a word of the prompt, not only `one two`"),
-            ((3, 3), "the bare prompt has its `Sources:` heading too: it is written with or without passages"),
+            (
+                (3, 3),
+                "count the bare prompt's words again, the question's own word included: it is in the prompt, and so is "
+                "the `Sources:` heading, written with or without passages",
+            ),
             (
                 (0, 2),
                 "the prompt is not empty without passages: the question, the heading and the answer cue are words "
@@ -103,6 +149,11 @@ POINTS = [
                 "the join is measured as one text, not as two: its count need not be the sum of the parts' counts",
             ),
             ((2, 2), "the estimate rounds up, never down: a quarter of a unit left over still costs a whole one"),
+            (
+                (3, 4),
+                "the two are swapped: the first is the parts measured apart and added, the second the join measured "
+                "as one text",
+            ),
         ),
     ),
     Predict(
@@ -144,6 +195,24 @@ POINTS = [
             ),
         ),
         hint="measure the complete candidate prompt (everything kept so far and this passage) against the limit",
+        slips=(
+            Slip(
+                "a prompt that measures exactly the limit is within it: compare with <=, not <",
+                wrong=_keep_if(lambda chosen, passage, limit, size: size(chosen + [passage]) < limit),
+            ),
+            Slip(
+                "measure the passage with everything kept so far, not on its own: what is kept is in the prompt too",
+                wrong=_keep_if(lambda chosen, passage, limit, size: size([passage]) <= limit),
+            ),
+            Slip(
+                "a passage that does not fit is skipped and the loop goes on: a later one may still fit",
+                wrong=_keep_if(lambda chosen, passage, limit, size: size(chosen + [passage]) <= limit, stop=True),
+            ),
+            Slip(
+                "adding each passage's growth is the adding packer again: measure the whole candidate prompt each time",
+                wrong=_adding,
+            ),
+        ),
     ),
     Predict(
         "p2.5",
@@ -175,10 +244,36 @@ POINTS = [
                 ("a\rb",),
                 ("a\r\nb",),
                 ("a\u2028[b] forged",),
+                ("a\u2029[b] forged",),  # each boundary str.splitlines knows, beyond \n and \r, is one to fold
+                ("a\x0c[b] forged",),
+                ("a\x1c[b] forged",),
+                ("a\x1d[b] forged",),
+                ("a\x1e[b] forged",),
+                ("a\x0b[b]\x85[c]",),
             ),
-            inputs=st.tuples(st.text(alphabet="a[ \n\r\x0b\x85\u2028", max_size=8)),
+            inputs=st.tuples(st.text(alphabet="a[ \n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", max_size=8)),
         ),
         hint="every line boundary str.splitlines knows gets one space after it, and '\\r\\n' is one boundary",
+        slips=(
+            Slip(
+                "'\\r\\n' is one line boundary: one space after it, none between '\\r' and '\\n'",
+                wrong=_fold_breaks(("\r", "\n")),
+            ),
+            Slip(
+                "a line break at the very end of the text gets its space too",
+                wrong=lambda text: " ".join(text.splitlines(keepends=True)),
+                cases=(4,),
+            ),
+            Slip(
+                "'\\n' is not the only line boundary: after '\\r' as well, a passage could start a forged line",
+                cases=(6,),
+            ),
+            Slip(
+                "str.splitlines knows more line boundaries than '\\n' and '\\r' (\\v, \\f, \\x1c-\\x1e, \\x85, U+2028, "
+                "U+2029): after any one left out, a passage could start a forged line",
+                cases=(8, 9, 10, 11, 12, 13, 14),
+            ),
+        ),
     ),
     Choose(
         "p2.7",

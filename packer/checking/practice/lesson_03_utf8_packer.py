@@ -9,12 +9,14 @@ trace and finding where a passage flips.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import strategies as st
 
 import packer.utf8
 from packer.checking.engine import Question
 from packer.checking.linear import encoded_characters
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.checking.questions_shared import PASSAGE_LIST
 from packer.counters import count_utf8_bytes
 
@@ -60,6 +62,24 @@ def _smallest_limit_keeping_b() -> tuple[int, list[str]]:
 
 def _kept_ids(passages: list[tuple[str, str]], limit: int, reserve: int) -> list[str]:
     return packer.utf8.pack_utf8(passages, limit, reserve)[1]
+
+
+def _running(size: Callable[[str], int], header: bool = True, reserve: bool = True, stop: bool = False) -> Callable:
+    """kept_ids with a slip: lines measured by `size`, the header or the reserve left out, or the first misfit ending
+    the loop."""
+
+    def kept_ids(passages: list[tuple[str, str]], limit: int, reserve_: int) -> list[str]:
+        used, kept = size(packer.utf8.HEADER) if header else 0, []
+        for key, text in passages:
+            line = size(f"[{key}] {text}\n")
+            if used + line + (reserve_ if reserve else 0) <= limit:
+                used += line
+                kept.append(key)
+            elif stop:
+                break
+        return kept
+
+    return kept_ids
 
 
 def _valid_args(passages: list, reserve: int, extra: int) -> tuple:
@@ -166,11 +186,27 @@ POINTS = [
                 (MIXED, 40, 0),
                 (MIDDLE, 54, 21),
                 ([], 9, 0),
+                ([(" a ", " x ")], 18, 0),  # id and text are kept as written, spaces and all: 19 bytes do not fit 18
+                ([("{0}%", "{1}%")], 21, 0),  # braces and % are text like any other
             ),
             inputs=st.builds(_valid_args, PASSAGE_LIST, st.integers(0, 8), st.integers(0, 50)),
         ),
         hint="go back to the rule: header + every kept line + this line, in UTF-8 bytes, plus the reserve, at most "
         "the limit; and a misfit does not end the loop",
+        slips=(
+            Slip("count UTF-8 bytes, not characters: 'é' is one character and two bytes", wrong=_running(len)),
+            Slip(
+                "the header's bytes are in the payload before any line", wrong=_running(count_utf8_bytes, header=False)
+            ),
+            Slip(
+                "the reserve is set aside at every step: header + lines + reserve",
+                wrong=_running(count_utf8_bytes, reserve=False),
+            ),
+            Slip(
+                "a line that does not fit is skipped and the loop goes on: a later, shorter one may fit",
+                wrong=_running(count_utf8_bytes, stop=True),
+            ),
+        ),
     ),
     Predict(
         "p3.5",

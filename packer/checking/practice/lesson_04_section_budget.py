@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import packer.section_budget
 from packer.checking.engine import Question
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.section_budget import FIFO_EXAMPLE, PARSEABLE_MARKER, SECTION_ORDER, STATED_SECTION_CHARS
 
 ESTIMATED = ["", "FIFO", "UART RX", "日本語です", "🙂"]  # practice 4.1
@@ -168,6 +168,9 @@ POINTS = [
                 (FIFO_PROMPT, 500),
                 (FIFO_PROMPT, 88),
                 (FIFO_PROMPT, 87),
+                (FIFO_PROMPT + "\n", 88),  # 352 characters: 88 units, rounded up from exactly 88
+                (FIFO_PROMPT + "\n\n", 88),  # 353 characters: 89 units, a quarter over 88 rounds up
+                (FIFO_PROMPT + "\n" * 4, 89),  # 355 characters: 89 units (88.75 up), not 90
                 (FIFO_PROMPT.replace("CONSTRAINTS:\n", "Rules:\n"), 500),
                 (packer.section_budget.build_prompt(PARAGRAPH_FORMAT), 500),
                 (packer.section_budget.build_prompt(PARAGRAPH_FORMAT), 10),
@@ -179,6 +182,15 @@ POINTS = [
         ),
         hint="compare with the four checks listed above: which comes first, exactly what each looks for, and whether "
         "the budget itself passes",
+        slips=(
+            Slip(
+                "the estimate is chars/4 rounded up, (len(prompt) + 3) // 4, and an estimate equal to the budget passes",
+                cases=(2, 3, 4, 5, 6),
+            ),
+            Slip("a tag is its name in capitals with its colon: 'TASK' alone is not the tag 'TASK:'", cases=(10,)),
+            Slip("the marker is 'KEY: VALUE' exactly as written, capitals and all", cases=(11,)),
+            Slip("the first check that fails decides: the tags, then the marker, then the budget", cases=(9,)),
+        ),
     ),
     Predict(
         "p4.5",

@@ -10,10 +10,13 @@ a safe token budget; 5 real text whose tokens do not add up, and why an adding p
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 from hypothesis import strategies as st
 
 from packer.checking.engine import Question
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.counters import bpe, count_chars_div4, count_utf8_bytes
 
 RUSSIAN = "Привет, мир"  # practice 5.4
@@ -33,6 +36,28 @@ def _measured(pairs: list[tuple[int, int]], percent: int) -> tuple[list[int], li
 
 
 PASSAGES = st.lists(st.tuples(st.integers(0, 400), st.integers(1, 200)), min_size=1, max_size=40)
+
+
+def _headroom_with(need: Callable[[int, int], int], rank: Callable[[int, int], int]) -> Callable:
+    """headroom_for with a slip in how each need, or the rank, is worked out."""
+
+    def headroom_for(tokens: list[int], estimates: list[int], percent: int) -> int:
+        needed = sorted(need(count, estimate) for count, estimate in zip(tokens, estimates))
+        return needed[rank(percent, len(needed)) - 1]
+
+    return headroom_for
+
+
+def _need(count: int, estimate: int) -> int:
+    return -((100 * (estimate - count)) // estimate)
+
+
+def _rank(percent: int, n: int) -> int:
+    return -((-percent * n) // 100)
+
+
+HUNDRED_TOKENS = [100 + need for need in reversed(range(100))]  # each needs its own whole percent, 99 .. 0
+HUNDRED_ESTIMATES = [100] * 100
 PERCENT = st.one_of(st.sampled_from([50, 90, 95, 99, 100]), st.integers(1, 100))
 
 
@@ -125,11 +150,37 @@ POINTS = [
                 ([9, 8, 12, 40], [8, 8, 10, 10], 75),
                 ([9, 8, 12, 40], [8, 8, 10, 10], 95),
                 ([13, 7, 7, 7, 7, 7, 7, 7, 7, 7], [7, 7, 7, 7, 7, 7, 7, 7, 7, 7], 90),
+                # 100 passages needing 99 % down to 0 %: the rank is the percent itself, in integers (in floats,
+                # 7 / 100 * 100 is 7.000000000000001 and its ceiling 8; the same at 14, 28 and 55)
+                *((HUNDRED_TOKENS, HUNDRED_ESTIMATES, percent) for percent in (7, 14, 28, 55)),
+                (HUNDRED_TOKENS[-40:], HUNDRED_ESTIMATES[:40], 53),  # rank ⌈21.2⌉ = 22 of 40
+                # needs of exactly 500 % (15 over 3) and 220 % (11 over 5): in floats, 100 / 3 * 15 and 11 / 5 * 100
+                # are a little over, and their ceilings 501 and 221
+                ([18, 16], [3, 5], 100),
+                ([18, 16], [3, 5], 50),
+                ([6, 9, 12, 6, 9, 12, 6], [3] * 7, 100),  # rank 7 of 7 (7 / 100 * 100 would make it 8)
             ),
             inputs=st.builds(_measured, PASSAGES, PERCENT),
         ),
         hint="take each passage's need first, rounded up to a whole percent in integers (as lesson 04's (n + 3) // 4 "
         "did), then the value at rank ⌈percent/100 · n⌉ in sorted order",
+        slips=(
+            Slip(
+                "work the rank out in integers, -(-percent * n // 100): in floats 7 / 100 * 100 is 7.000000000000001, "
+                "and its ceiling 8",
+                wrong=_headroom_with(_need, lambda percent, n: math.ceil(percent / 100 * n)),
+                cases=(7, 8, 9, 10, 11, 14),
+            ),
+            Slip(
+                "round each need up, not down: a passage 0.5 % over its estimate needs 1 % of headroom",
+                wrong=_headroom_with(lambda count, estimate: 100 * (count - estimate) // estimate, _rank),
+            ),
+            Slip(
+                "a float division of the need can land just above a whole percent: keep it in integers",
+                cases=(12, 13),
+            ),
+            Slip("the rank is ⌈percent/100 · n⌉, rounded up: at 50 % of 4 passages it is 2", cases=(3, 4, 5)),
+        ),
     ),
     Predict(
         "p5.4",

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from packer.checking import variants
 from packer.checking.compare import plain
 from packer.checking.engine import Question
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.counters import bpe, count_words
 from packer.prompt import _line, pack_prompt
 
@@ -98,6 +98,15 @@ POINTS = [
         ),
         hint="work one fixed case through the formula by hand, a term at a time: f, the length against the "
         "average, then idf",
+        slips=(
+            Slip(
+                "a query word counts once, however often the query repeats it: loop over set(query_words)", cases=(2,)
+            ),
+            Slip(
+                "a query word the passage lacks adds nothing (f = 0), and neither does an empty passage", cases=(3, 6)
+            ),
+            Slip("the length term is the passage's length against the average: |D| / avgdl", cases=(4, 5)),
+        ),
     ),
     Predict(
         "p6.2",

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from packer.chat import mistral_chat, openai_chat
 from packer.checking.engine import Question
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.request import build_request
 from packer.validation import Passage
 
@@ -226,6 +226,17 @@ POINTS = [
         ),
         hint="work out ('é', False) and ('😀', True) by hand from the table above, then compare with what your "
         "function returns",
+        slips=(
+            Slip(
+                "the two quotes around the string are not the text's: leave them out of the count",
+                wrong=lambda text, ensure_ascii: len(json.dumps(text, ensure_ascii=ensure_ascii).encode("utf-8")),
+            ),
+            Slip(
+                "count UTF-8 bytes, not characters: with ensure_ascii=False 'é' stays one character of two bytes",
+                wrong=lambda text, ensure_ascii: len(json.dumps(text, ensure_ascii=ensure_ascii)) - 2,
+            ),
+            Slip("a quote and a line break are escaped either way: two bytes each", cases=(6,)),
+        ),
     ),
     Choose(
         "p7.6",
@@ -280,5 +291,16 @@ POINTS = [
         ),
         hint="the parts, the reserve and the headroom must add up to the window: check that on your result for the "
         "first fixed case",
+        slips=(
+            Slip(
+                "each count is of the whole request so far: a part is what it adds, its count less the one before",
+                wrong=lambda measured, window, max_output: [
+                    *measured,
+                    ("output reserve", max_output),
+                    ("headroom", window - max_output - (measured[-1][1] if measured else 0)),
+                ],
+            ),
+            Slip("the headroom is what is left once the request and the output reserve are set aside", cases=(4,)),
+        ),
     ),
 ]

@@ -18,7 +18,7 @@ import packer.ordering
 import packer.priority
 from packer.checking.engine import Question
 from packer.checking.inputs import SortedSet
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.counters import count_words
 
 SIX_RANKS = [1, 2, 3, 4, 5, 6]
@@ -141,6 +141,17 @@ POINTS = [
             describe=_sorted_sets,
         ),
         hint="work out by hand what 'x y z' and 'a b' give with size 3, then compare with what your function returns",
+        slips=(
+            Slip(
+                "the last run starts at len(words) - size: range(len(words) - size + 1)",
+                wrong=lambda words, size: {tuple(words[i : i + size]) for i in range(len(words) - size)},
+                cases=(2,),
+            ),
+            Slip(
+                "a text shorter than size is one shingle of all its words, and no words are no shingles", cases=(3, 4)
+            ),
+            Slip("return a set of tuples: a repeated run is one shingle", cases=(5,)),
+        ),
     ),
     Choose(
         "p8.4",

@@ -14,12 +14,13 @@ builds messages, in the shape packer.chat takes.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from hypothesis import strategies as st
 
 from packer.caching import openai_cached_tokens
 from packer.checking.engine import Question
-from packer.checking.practice.kinds import Choose, Option, Predict, Write
+from packer.checking.practice.kinds import Choose, Option, Predict, Slip, Write
 from packer.history import group_turns
 
 # Practice 9.1: a conversation by its messages' roles, as the lesson lists it ("call" is an assistant message that
@@ -85,6 +86,23 @@ def _kept_turns(base: int, costs: list[int], limit: int) -> int:
     return kept
 
 
+def _kept_in_order(newest_first: bool = True, base_counted: bool = True, stop: bool = True) -> Callable:
+    """kept_turns with a slip: the oldest turn first, the base forgotten, or a misfit skipped instead of ending it."""
+
+    def kept_turns(base: int, costs: list[int], limit: int) -> int:
+        used, kept = base if base_counted else 0, 0
+        for cost in reversed(costs) if newest_first else costs:
+            if used + cost > limit:
+                if stop:
+                    break
+                continue
+            used += cost
+            kept += 1
+        return kept
+
+    return kept_turns
+
+
 def _history(base: int, costs: list[int], room: int) -> tuple[int, list[int], int]:
     """kept_turns arguments whose limit leaves `room` tokens above the system prompt and the latest turn."""
     return base, costs, base + room
@@ -133,6 +151,18 @@ POINTS = [
         ),
         hint="work the first two fixed cases by hand: start from base, add the newest earlier turn first, and "
         "once a turn does not fit, ask whether an older one may stay",
+        slips=(
+            Slip("return how many earlier turns are kept, an int, not the turns themselves", returns=(list, tuple)),
+            Slip("the newest earlier turn comes first: costs ends with it", wrong=_kept_in_order(newest_first=False)),
+            Slip(
+                "the base (system prompt and latest turn) is charged before any earlier turn",
+                wrong=_kept_in_order(base_counted=False),
+            ),
+            Slip(
+                "once a turn does not fit, every older one goes with it: a kept history has no gaps",
+                wrong=_kept_in_order(stop=False),
+            ),
+        ),
     ),
     Choose(
         "p9.3",
