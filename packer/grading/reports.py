@@ -19,12 +19,14 @@ from collections.abc import Iterator
 from packer.grading.escaping import (
     GRADESCOPE_HTML,
     GRADESCOPE_TEXT,
+    file_name,
     html_text,
     md_block,
     md_cell,
     md_text,
     one_line,
     plain_text,
+    shown_values,
 )
 from packer.grading.exports import lesson_slug
 from packer.grading.layouts import learner_key
@@ -68,8 +70,14 @@ def result_text(result: dict) -> str:
 
 
 def feedback_name(name: str) -> str:
-    """The feedback file of a submission: its own name (folders kept) plus .md, so names stay unique."""
-    return f"feedback/{name}.md"
+    """The feedback file of a submission: its own name (folders kept) plus .md, so names stay unique; a character
+    that would hide or reorder the name on screen is written as its escape (escaping.file_name)."""
+    return f"feedback/{file_name(name)}.md"
+
+
+def gradescope_name(name: str) -> str:
+    """The Gradescope results file of a submission, in a folder named as the submission (escaping.file_name)."""
+    return f"gradescope/{file_name(name)}/results.json"
 
 
 def to_markdown(outcome: Outcome) -> str:
@@ -117,19 +125,21 @@ def to_gradescope(outcome: Outcome) -> dict:
         "test_output_format": GRADESCOPE_TEXT,
         "test_name_format": GRADESCOPE_TEXT,
         "visibility": "visible",
-        "extra_data": {
-            "submission": outcome.name,
-            "learner": outcome.learner,
-            "late": outcome.late,
-            "lms": outcome.lms,
-            "submitted_at": outcome.submitted_at,
-            "superseded_by": outcome.superseded_by,
-            "status": outcome.status,
-            "lesson": outcome.lesson,
-            "sha256": outcome.sha256,
-            "max_score": outcome.max_score,
-            "flags": outcome.flags,
-        },
+        "extra_data": shown_values(
+            {
+                "submission": outcome.name,
+                "learner": outcome.learner,
+                "late": outcome.late,
+                "lms": outcome.lms,
+                "submitted_at": outcome.submitted_at,
+                "superseded_by": outcome.superseded_by,
+                "status": outcome.status,
+                "lesson": outcome.lesson,
+                "sha256": outcome.sha256,
+                "max_score": outcome.max_score,
+                "flags": outcome.flags,
+            }
+        ),
         "tests": [
             {
                 "score": r["points"],
@@ -140,7 +150,7 @@ def to_gradescope(outcome: Outcome) -> dict:
                 "number": r["qid"],
                 "output": plain_text(result_text(r)),
                 "output_format": GRADESCOPE_TEXT,
-                "extra_data": {"status": r["status"], "counterexample": r.get("counterexample")},
+                "extra_data": shown_values({"status": r["status"], "counterexample": r.get("counterexample")}),
             }
             for r in outcome.results
         ],
@@ -158,7 +168,7 @@ def text_files(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
     for outcome in outcomes:
         yield feedback_name(outcome.name), to_markdown(outcome).encode("utf-8")
         yield (
-            f"gradescope/{outcome.name}/results.json",
+            gradescope_name(outcome.name),
             (json.dumps(to_gradescope(outcome), indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
         )
     yield "report.md", report_markdown(outcomes).encode("utf-8")

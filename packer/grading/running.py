@@ -114,7 +114,9 @@ def is_answer_cell(cell: nbformat.NotebookNode) -> bool:
         return False
     metadata = cell.get("metadata", {})
     nbgrader = metadata.get("nbgrader", {})
-    return bool(metadata.get("workbook", {}).get(OPEN_ANSWER)) or bool(nbgrader.get("solution") and nbgrader.get("grade"))
+    return bool(metadata.get("workbook", {}).get(OPEN_ANSWER)) or bool(
+        nbgrader.get("solution") and nbgrader.get("grade")
+    )
 
 
 def answer_cells(notebook: nbformat.NotebookNode) -> list[int]:
