@@ -23,6 +23,7 @@ from packer.grading.escaping import (
     html_text,
     md_block,
     md_cell,
+    md_code,
     md_text,
     one_line,
     plain_text,
@@ -256,6 +257,18 @@ def who_needs_help(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
+def written_summary(lesson: str, outcomes: list[Outcome]) -> list[str]:
+    """The report's lines on a lesson's open questions: how many answered each, and the file that lists the answers
+    for grading by hand (named as code: no link the readers of report.md must follow) ([] for a lesson with no open question)."""
+    asked = max((len(o.written) for o in outcomes), default=0)
+    lines = []
+    for number in range(1, asked + 1):
+        answered = sum(len(o.written) >= number and bool(o.written[number - 1]["answer"]) for o in outcomes)
+        name = f"answers/{lesson_slug(lesson)}/open-question-{number}.md"
+        lines.append(f"- open question {number}: {answered} of {len(outcomes)} answered, in {md_code(name)}")
+    return ["", "### Written answers", "", *lines] if lines else []
+
+
 def figure_names(lesson: str) -> tuple[str, str]:
     """The report's two figures of one lesson: its score distribution and its pass rates."""
     folder = f"report/{lesson_slug(lesson)}"
@@ -399,6 +412,7 @@ def report_markdown(outcomes: list[Outcome]) -> str:
             "### Who needs help",
             "",
             *(helped or ["Nobody: every submission ran, within its limits, with nothing flagged."]),
+            *written_summary(lesson, mine),
             "",
             "### Scores",
             "",

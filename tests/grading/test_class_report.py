@@ -133,8 +133,17 @@ def a_troubled_class() -> list[Outcome]:
             result("q1.2", "assemble_context", q12, 2 if q12 == "passed" else 0, 2, **bug(q12, "zero")),
             result("q1.3", "assemble_prefix", q13, 2 if q13 == "passed" else 0, 2, **bug(q13, "prefix")),
         ]
+        written = [{"question": "When would you stop?", "answer": "# When order matters" if name < "c" else ""}]
         return Outcome(
-            f"class/{name}.ipynb", "", "0", "01_assemble_context", status, results=results, learner=name, **more
+            f"class/{name}.ipynb",
+            "",
+            "0",
+            "01_assemble_context",
+            status,
+            results=results,
+            learner=name,
+            written=written,
+            **more,
         )
 
     def bug(status: str, example: str) -> dict:
@@ -190,3 +199,9 @@ def test_pass_rates_count_only_the_submissions_that_ran():
     assert "| q1.1 assemble_context | 5 | 2 | 0 | 1 | 1 | 71% |" in questions  # 5 of the 7 that ran, not 5 of 9
     assert "| q1.3 assemble_prefix | 5 | 1 | 1 | 1 | 1 | 71% |" in questions
     assert "Pass rates are over the 7 submissions that ran; the 2 that did not" in questions
+
+
+def test_the_open_answers_are_summarised_naming_the_file_that_lists_them():
+    written = section(report_markdown(a_troubled_class()), "### Written answers")
+    assert "- open question 1: 2 of 9 answered, in `answers/01_assemble_context/open-question-1.md`" in written
+    assert "### Written answers" not in report_markdown(a_class())  # rows that carry no open question
