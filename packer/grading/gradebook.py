@@ -128,7 +128,8 @@ def check_csv_unchanged(data: dict[str, Any], out: Path) -> None:
 
 
 def csv_difference(written: str, found: str) -> str:
-    """Where two CSV texts first differ, as ' (row 3, "submissions/x.ipynb", column q1.2: "3", not "2" as written)'."""
+    """Where two CSV texts first differ, as ' (line 3, "submissions/x.ipynb", column q1.2: "3", not "2" as written)'
+    (a line is a CSV record: the header is line 1)."""
     import csv
     import io
 
