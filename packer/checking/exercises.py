@@ -21,6 +21,9 @@ import nbformat
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
 MD_SOLUTION = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.DOTALL)
 MD_PLACEHOLDER = "*Write your answer here.*"
+# The mark an open question's answer cell carries in an exercise (`metadata.workbook.open_answer`: the question's
+# number, from 1), so the grader finds the learner's written answer by its cell, whatever the learner wrote in it.
+OPEN_ANSWER = "open_answer"
 SOLUTION_ONLY = "solution-only"
 EXERCISE_PREFIX, SOLUTION_PREFIX = "exercise_", "solution_"
 
@@ -72,10 +75,14 @@ def to_exercise(solution: nbformat.NotebookNode, lesson: str) -> nbformat.Notebo
     exercise.metadata.pop("widgets", None)
     exercise.metadata["workbook"] = {"lesson": lesson}  # lets the grader tell which checks apply
     cells = []
+    open_answers = 0
     for index, cell in enumerate(exercise.cells):
         if SOLUTION_ONLY in cell.get("metadata", {}).get("tags", []):
             continue
         try:
+            if cell.cell_type == "markdown" and MD_SOLUTION.search(cell.source):
+                open_answers += 1
+                cell.metadata.setdefault("workbook", {})[OPEN_ANSWER] = open_answers
             if cell.cell_type == "code":
                 cell.source = stub_code(cell.source)
                 cell.outputs = []

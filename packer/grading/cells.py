@@ -8,7 +8,8 @@ a cell that ignores the interrupt for GRACE seconds more ends the run as a timeo
 
 The note of a cell a limit stopped says what was measured (`Spent`): the CPU time it got in the time it ran on
 the clock and, when the backstop on the clock stopped it, why it got so little: the machine was busy (its
-threads waited that long for a CPU: the scheduler's run-queue time) or it was waiting, not working. So a cell
+threads waited that long for a CPU: the scheduler's run-queue time), said with whether it was still working when
+stopped (it worked at least half the time it did not wait for a CPU), or it was waiting, not working. So a cell
 that loops for ever gets the same kind of note whatever the load; only the seconds differ from run to run.
 """
 
@@ -86,9 +87,17 @@ class Spent:
         busy = self.busy() if measure == "clock" else None
         if busy is None:
             return got
+        waited = f"the machine was busy (it waited {self.waited:.1f} s for a CPU)"
+        if busy and self.working():
+            return f"{got}: it was still working when stopped, and {waited}"
         if busy:
-            return f"{got}: the machine was busy (it waited {self.waited:.1f} s for a CPU)"
+            return f"{got}: {waited}, and it was waiting, not working, the rest of the time"
         return f"{got}: it was waiting, not working"
+
+    def working(self) -> bool:
+        """Whether it worked for at least half the time it was not waiting for a CPU (a loop does; a sleep does
+        not), so it was still working when stopped (only when the run-queue time is known)."""
+        return self.waited is not None and self.cpu >= (self.clock - self.waited) / 2
 
 
 NOTHING = Spent(0.0, 0.0, 0.0)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from packer.checking.exercises import solution_name, to_exercise
+from packer.checking.exercises import MD_SOLUTION, OPEN_ANSWER, solution_name, to_exercise
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository root
 LESSON = "01_assemble_context"
@@ -46,9 +46,13 @@ def solution() -> nbformat.NotebookNode:
         return nbformat.from_dict(_BASES[-1][0])
     notebook = nbformat.read(ROOT / "solutions" / solution_name(LESSON), as_version=4)
     notebook.cells = [c for c in notebook.cells if "solution-only" not in c.get("metadata", {}).get("tags", [])]
+    open_answers = 0
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+        elif MD_SOLUTION.search(cell.source):  # the answer cell, marked as the exercise marks it
+            open_answers += 1
+            cell.metadata.setdefault("workbook", {})[OPEN_ANSWER] = open_answers
     notebook.metadata.pop("widgets", None)
     notebook.metadata["workbook"] = {"lesson": LESSON}
     return notebook

@@ -13,6 +13,8 @@ every such string is written through the function for its format:
 - `html_text`: HTML text (Gradescope's top-level `output`, written with `output_format` GRADESCOPE_HTML);
 - `plain_text`: text shown as it is (Gradescope's test outputs and names, `output_format` GRADESCOPE_TEXT);
 - `csv_text`: CSV rows (grades.csv and the LMS imports), each cell through `csv_cell`;
+- `file_name`: a file or folder name the grader makes from a submission's name (feedback/, gradescope/);
+- `shown_values`: the strings of a JSON value (Gradescope's `extra_data`), each through `shown`;
 - `terminal`: a message for the instructor's terminal (a name printed there cannot move the cursor, recolour
   the screen or reorder the line).
 
@@ -178,6 +180,24 @@ def csv_text(rows: list[list[object]]) -> str:
 
 
 def csv_cell(value: object) -> str:
-    """A CSV cell's text: a value a spreadsheet would run as a formula gets a leading `'` (see FORMULA_START)."""
-    text = str(value)
+    """A CSV cell's text: its hidden characters shown (`shown`), and a value a spreadsheet would run as a formula
+    given a leading `'` (see FORMULA_START)."""
+    text = shown(str(value))
     return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def file_name(text: str) -> str:
+    """A file or folder name (or a path of them) that shows as `one_line(text)`: no character that hides or
+    reorders it on screen, no line break."""
+    return one_line(str(text))
+
+
+def shown_values(value: object) -> object:
+    """A JSON value with every string in it (keys included) through `shown`."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {shown(str(k)): shown_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shown_values(v) for v in value]
+    return value

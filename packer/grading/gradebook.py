@@ -84,6 +84,7 @@ def open_gradebook(out: Path) -> Gradebook | None:
             "or empty folder (nothing in it was changed)"
         )
     check_gradebook(data, out / "grades.json")
+    check_csv_unchanged(data, out)
     book = data.get("gradebook", {})
     root = Path(book["root"]) if "root" in book else None
     rows = {r["submission"]: from_row(r) for r in data["submissions"]} if data.get("format") == FORMAT else {}
@@ -102,6 +103,49 @@ def open_gradebook(out: Path) -> Gradebook | None:
     )
 
 
+def check_csv_unchanged(data: dict[str, Any], out: Path) -> None:
+    """A ValueError, before any grading, when grades.csv is not what the grader last wrote (a change made there
+    would be written over): naming the first row and column that differ, where the gradebook tells."""
+    wanted = data.get("gradebook", {}).get("csv_sha256")
+    path = out / "grades.csv"
+    if not wanted or not path.is_file():  # a gradebook from before the digest, or a CSV deleted: written afresh
+        return
+    found = path.read_bytes()
+    if hashlib.sha256(found).hexdigest() == wanted:
+        return
+    where = ""
+    if data.get("format") == FORMAT:
+        rows = sorted((from_row(r) for r in data["submissions"]), key=lambda o: o.name)
+        written = to_csv(rows)
+        if hashlib.sha256(written.encode()).hexdigest() == wanted:  # grades.json unchanged: say where
+            where = csv_difference(written, found.decode("utf-8-sig", errors="replace"))
+    raise ValueError(
+        f"{path}: changed since the grader wrote it{where}. grades.csv is written again from grades.json on every "
+        f"run, so a change made there would be lost: make it in {out / 'grades.json'} (a test's score: the row's "
+        "total and every lms/ file follow), then delete grades.csv (the next run writes it again); nothing was "
+        "graded or written"
+    )
+
+
+def csv_difference(written: str, found: str) -> str:
+    """Where two CSV texts first differ, as ' (line 3, "submissions/x.ipynb", column q1.2: "3", not "2" as written)'
+    (a line is a CSV record: the header is line 1)."""
+    import csv
+    import io
+
+    ours, theirs = list(csv.reader(io.StringIO(written))), list(csv.reader(io.StringIO(found)))
+    for number, (mine, yours) in enumerate(zip(ours, theirs), start=1):
+        if mine == yours:
+            continue
+        for column, (a, b) in enumerate(zip(mine, yours)):
+            if a != b:
+                name = json.dumps(mine[0], ensure_ascii=False)
+                head = ours[0][column] if column < len(ours[0]) else str(column + 1)
+                return f" (line {number}, {name}, column {head}: {json.dumps(b, ensure_ascii=False)}, not {json.dumps(a, ensure_ascii=False)} as written)"
+        return f" (line {number}, {json.dumps(mine[0], ensure_ascii=False)}: a column added or removed)"
+    return f" (it has {len(theirs)} lines where the grader wrote {len(ours)})" if len(ours) != len(theirs) else ""
+
+
 def edited_warning(book: Gradebook, out: Path, regraded: set[str]) -> str:
     """The terminal's warning about kept rows whose total was changed by hand ("" when none): a row's score is
     the sum of its tests' scores, so the gradebook now holds that sum."""
@@ -117,10 +161,25 @@ def edited_warning(book: Gradebook, out: Path, regraded: set[str]) -> str:
 
 
 def _read_ours(path: Path) -> dict | None:
+    """The gradebook data in `path` (None when there is no such file, or it is JSON of another program's); a
+    ValueError naming the line and column when it is not JSON (cut short, or broken by a hand edit). A byte-order
+    mark, which Windows editors put before what they save, is read past: the same gradebook."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError:
         return None
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"{path}: the gradebook cannot be read: it is not UTF-8 text (byte {error.start + 1} is not): it was "
+            f"saved in another encoding. {restore_words(path)}"
+        ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"{path}: the gradebook cannot be read: it is not JSON at line {error.lineno}, column {error.colno} "
+            f"({error.msg}): it was cut short or broken by a hand edit. {restore_words(path)}"
+        ) from None
     return (
         data
         if isinstance(data, dict)
@@ -128,6 +187,17 @@ def _read_ours(path: Path) -> dict | None:
         and isinstance(data.get("submissions"), list)
         else None
     )
+
+
+def restore_words(path: Path) -> str:
+    """What to do about a gradebook file that cannot be read: put back its backup, when there is one."""
+    backup = path.parent / "backup" / path.name
+    if backup.is_file():
+        return (
+            f"{backup} holds the gradebook as it was before the grader's last run there: put it back (then grade "
+            "again what that run graded), or mend the file; nothing was graded or written"
+        )
+    return "Mend the file, or grade into a new folder; nothing was graded or written"
 
 
 # --- the journal: finished rows on disk before the gradebook is written ---------------------------------------
@@ -192,11 +262,13 @@ def under(name: str, prefixes: list[str]) -> bool:
     return any(not p or name == p or name.startswith(p + "/") or name.startswith(p + ":") for p in prefixes)
 
 
-def mark_gone(rows: dict[str, Outcome], found: set[str], prefixes: list[str]) -> list[str]:
-    """Flag every kept row whose folder was searched again and whose file is no longer there."""
+def mark_gone(rows: dict[str, Outcome], found: set[str], prefixes: list[str], root: Path | None = None) -> list[str]:
+    """Flag every kept row whose folder was searched again and whose file is no longer there, and (given the root
+    row names start from) every other kept row whose file is not on disk: a row added by hand for a file that does
+    not exist is gone too, so it never supersedes a submission that is there."""
     gone = []
     for name, row in rows.items():
-        if name in found or not under(name, prefixes):
+        if name in found or (not under(name, prefixes) and (root is None or on_disk(root, name))):
             continue
         gone.append(name)
         if not is_gone(row):
@@ -204,8 +276,21 @@ def mark_gone(rows: dict[str, Outcome], found: set[str], prefixes: list[str]) ->
                 f"{GONE}not found when its folder was graded again; this row is from an earlier run and no file "
                 "in lms/ holds it (an LMS keeps a grade an earlier import gave it: remove that by hand if the "
                 "submission was withdrawn; grade the file again if it was only moved)"
+                if under(name, prefixes)
+                else f"{GONE}no such file under {root}; this row is from an earlier run or was added by hand, and no "
+                "file in lms/ holds it (grade the file again if it was only moved)"
             )
     return sorted(gone)
+
+
+def on_disk(root: Path, name: str) -> bool:
+    """Whether a row's file is there: the file itself, or the archive it was read from (`ps1.zip/ex.ipynb`)."""
+    path = root
+    for part in PurePosixPath(name).parts:
+        path = path / part
+        if path.is_file():
+            return True
+    return False
 
 
 # --- rows as data ---------------------------------------------------------------------------------------------
@@ -370,6 +455,8 @@ def to_json(book: Gradebook, options: Options, out: Path, files: list[str]) -> d
         "changed_during_grading": book.changed,
         "lms": book.lms,
         "due": book.due,
+        # what grades.csv held when written, so a change made there is noticed before it is written over
+        "csv_sha256": hashlib.sha256(to_csv(sorted(book.rows.values(), key=lambda o: o.name)).encode()).hexdigest(),
     }
     if book.shard is not None:
         section["shard"] = book.shard

@@ -1,5 +1,6 @@
 """The shape of grades.json, checked when a gradebook is read: a hand-edited gradebook the grader cannot use is
-refused before any grading, naming the file, the row and the field, and nothing is written.
+refused before any grading, naming the file, the row and the field, and nothing is written. Beyond the schema, a
+test's score must lie between 0 and its max_score, and a submission has one row.
 
 The schema is JSON Schema (draft 2020-12: https://json-schema.org/draft/2020-12), checked with the `jsonschema`
 package that nbformat itself validates notebooks with (a dependency of nbformat, so of every set the workbook
@@ -139,16 +140,46 @@ def check_gradebook(data: Any, path: Path) -> None:
 
     validator = jsonschema.Draft202012Validator(GRADEBOOK)
     errors = sorted(validator.iter_errors(data), key=lambda e: [str(part) for part in e.absolute_path])
-    if not errors:
-        return
     shown = [_where(error, data) for error in errors[:3]]
-    more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
-    backup = path.parent / "backup" / path.name
-    kept = f" ({backup} holds the gradebook as it was before the grader's last run there)" if backup.exists() else ""
+    problems = len(errors)
+    if not errors:  # the shape is right: now what no schema keyword says (a score above its maximum, a row twice)
+        found = beyond_the_schema(data)
+        shown, problems = found[:3], len(found)
+    if not shown:
+        return
+    more = f" (and {problems - 3} more)" if problems > 3 else ""
     raise ValueError(
         f"{path}: the gradebook cannot be read: {'; '.join(shown)}{more}. Put back what was changed, or grade into "
-        f"a new folder{kept}; nothing was graded or written"
+        f"a new folder{backup_words(path)}; nothing was graded or written"
     )
+
+
+def backup_words(path: Path) -> str:
+    """The words naming backup/grades.json beside a gradebook's file, when it is there ("" when not)."""
+    backup = path.parent / "backup" / "grades.json"
+    return f" ({backup} holds the gradebook as it was before the grader's last run there)" if backup.exists() else ""
+
+
+def beyond_the_schema(data: dict[str, Any]) -> list[str]:
+    """The problems of a well-shaped gradebook that its schema cannot state: a test's score above its max_score,
+    and a submission with two rows (the grader would keep one of them without a word)."""
+    problems = []
+    seen: dict[str, int] = {}
+    for number, row in enumerate(data["submissions"], start=1):
+        name = json.dumps(row["submission"], ensure_ascii=False)
+        if row["submission"] in seen:
+            problems.append(
+                f"row {number} ({name}) is a second row of the submission row {seen[row['submission']]} holds: "
+                "keep one of them"
+            )
+        seen.setdefault(row["submission"], number)
+        for index, test in enumerate(row["tests"]):
+            if test["score"] > test["max_score"]:
+                problems.append(
+                    f"row {number} ({name}): tests[{index}] ({test['qid']}): score must be at most max_score "
+                    f"({test['max_score']:g}), not {test['score']:g}"
+                )
+    return problems
 
 
 def _where(error: Any, data: Any) -> str:

@@ -463,7 +463,8 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
                 }
             kept = len(set(book.rows) - {o.name for o in outcomes})
             book.rows.update({o.name: o for o in outcomes})
-            gone = mark_gone(book.rows, {s.name for s in submissions}, prefixes) if not shard else []
+            same_root = root if previous and previous.root == root else None  # kept rows' names start there
+            gone = mark_gone(book.rows, {s.name for s in submissions}, prefixes, same_root) if not shard else []
             book.due = due.isoformat() if due else ""
             for row in book.rows.values():  # lateness from the layout and the due date of this run, every row
                 row.late = late_of(row.name, book.top, row.submitted_at, due)
@@ -532,7 +533,7 @@ def _grade_into(args, parser, shard, due, given, paths, lesson, qids, limits) ->
                 file=sys.stderr,
             )
         elapsed = time.monotonic() - started
-        kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
+        kept_text = f"; kept {kept} row{'' if kept == 1 else 's'} of the previous gradebook" if previous else ""
         share = f" (shard {shard[0]}/{shard[1]} of a class of {class_size})" if shard else ""
         share += f" ({len(reused)} of them reused from the run that stopped)" if reused else ""
         print(

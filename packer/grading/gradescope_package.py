@@ -26,7 +26,15 @@ from typing import Any
 
 # Only what run_autograder's steps need is imported here: nbformat, which the build needs, takes seconds to
 # import, twice per submission.
-from packer.grading.escaping import GRADESCOPE_HTML, GRADESCOPE_TEXT, html_text, one_line, plain_text, terminal
+from packer.grading.escaping import (
+    GRADESCOPE_HTML,
+    GRADESCOPE_TEXT,
+    html_text,
+    one_line,
+    plain_text,
+    shown_values,
+    terminal,
+)
 from packer.grading.submissions import find_submissions, naming_root, read_bytes
 
 SCRIPTS = ("setup.sh", "run_autograder")  # in packer/grading/gradescope_files/; at the zip's root, executable
@@ -162,7 +170,7 @@ def failure(message: str, lesson: str, why: str, learner: str = "", **extra: Any
         "test_output_format": GRADESCOPE_TEXT,
         "test_name_format": GRADESCOPE_TEXT,
         "visibility": "visible",
-        "extra_data": {"learner": learner, "lesson": lesson, "status": "not graded", **extra},
+        "extra_data": shown_values({"learner": learner, "lesson": lesson, "status": "not graded", **extra}),
         "tests": not_graded_tests(lesson, why),
     }
 
@@ -244,7 +252,7 @@ def graded(path: Path, learner: str, grader: dict[str, Any], seconds: float, sta
     results["output"] = "\n".join(filter(None, [html_text("\n".join(lines)), results.get("output", "")]))
     results["output_format"] = GRADESCOPE_HTML
     if learner:
-        extra["learner"] = learner
+        extra["learner"] = shown_values(learner)
     extra["grader"] = {**grader, "exit_status": status}
     results["execution_time"] = round(seconds)
     return results

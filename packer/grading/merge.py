@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 130
-    kept_text = f"; kept {kept} rows of the previous gradebook" if previous else ""
+    kept_text = f"; kept {kept} row{'' if kept == 1 else 's'} of the previous gradebook" if previous else ""
     with no_interrupts():
         edited = edited_warning(previous, args.out, {o.name for o in outcomes}) if previous else ""
         if edited:

@@ -19,12 +19,15 @@ from collections.abc import Iterator
 from packer.grading.escaping import (
     GRADESCOPE_HTML,
     GRADESCOPE_TEXT,
+    file_name,
     html_text,
     md_block,
     md_cell,
+    md_code,
     md_text,
     one_line,
     plain_text,
+    shown_values,
 )
 from packer.grading.exports import lesson_slug
 from packer.grading.layouts import learner_key
@@ -68,8 +71,14 @@ def result_text(result: dict) -> str:
 
 
 def feedback_name(name: str) -> str:
-    """The feedback file of a submission: its own name (folders kept) plus .md, so names stay unique."""
-    return f"feedback/{name}.md"
+    """The feedback file of a submission: its own name (folders kept) plus .md, so names stay unique; a character
+    that would hide or reorder the name on screen is written as its escape (escaping.file_name)."""
+    return f"feedback/{file_name(name)}.md"
+
+
+def gradescope_name(name: str) -> str:
+    """The Gradescope results file of a submission, in a folder named as the submission (escaping.file_name)."""
+    return f"gradescope/{file_name(name)}/results.json"
 
 
 def to_markdown(outcome: Outcome) -> str:
@@ -117,19 +126,21 @@ def to_gradescope(outcome: Outcome) -> dict:
         "test_output_format": GRADESCOPE_TEXT,
         "test_name_format": GRADESCOPE_TEXT,
         "visibility": "visible",
-        "extra_data": {
-            "submission": outcome.name,
-            "learner": outcome.learner,
-            "late": outcome.late,
-            "lms": outcome.lms,
-            "submitted_at": outcome.submitted_at,
-            "superseded_by": outcome.superseded_by,
-            "status": outcome.status,
-            "lesson": outcome.lesson,
-            "sha256": outcome.sha256,
-            "max_score": outcome.max_score,
-            "flags": outcome.flags,
-        },
+        "extra_data": shown_values(
+            {
+                "submission": outcome.name,
+                "learner": outcome.learner,
+                "late": outcome.late,
+                "lms": outcome.lms,
+                "submitted_at": outcome.submitted_at,
+                "superseded_by": outcome.superseded_by,
+                "status": outcome.status,
+                "lesson": outcome.lesson,
+                "sha256": outcome.sha256,
+                "max_score": outcome.max_score,
+                "flags": outcome.flags,
+            }
+        ),
         "tests": [
             {
                 "score": r["points"],
@@ -140,7 +151,7 @@ def to_gradescope(outcome: Outcome) -> dict:
                 "number": r["qid"],
                 "output": plain_text(result_text(r)),
                 "output_format": GRADESCOPE_TEXT,
-                "extra_data": {"status": r["status"], "counterexample": r.get("counterexample")},
+                "extra_data": shown_values({"status": r["status"], "counterexample": r.get("counterexample")}),
             }
             for r in outcome.results
         ],
@@ -158,7 +169,7 @@ def text_files(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
     for outcome in outcomes:
         yield feedback_name(outcome.name), to_markdown(outcome).encode("utf-8")
         yield (
-            f"gradescope/{outcome.name}/results.json",
+            gradescope_name(outcome.name),
             (json.dumps(to_gradescope(outcome), indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
         )
     yield "report.md", report_markdown(outcomes).encode("utf-8")
@@ -167,16 +178,21 @@ def text_files(outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
 
 # --- the class at a glance --------------------------------------------------------------------------------------
 def question_stats(outcomes: list[Outcome]) -> dict[str, dict]:
-    """Per question: name, counts per status, and each failing answer's counterexample, expected and actual
-    results and detail (the check's own report of it)."""
+    """Per question: name, counts per status, each failing answer's counterexample, expected and actual results
+    and detail (the check's own report of it), the failing submissions' names, and how many of its answers come
+    from submissions that ran (DID_NOT_RUN_ROWS apart), which its pass rate counts."""
     from packer.checking import FAILED
 
     stats: dict[str, dict] = {}
     for outcome in outcomes:
         for r in outcome.results:
-            entry = stats.setdefault(r["qid"], {"name": r["name"], "statuses": Counter(), "failures": []})
+            entry = stats.setdefault(
+                r["qid"], {"name": r["name"], "statuses": Counter(), "failures": [], "failing": set(), "ran": 0}
+            )
             entry["statuses"][r["status"]] += 1
+            entry["ran"] += outcome.status not in DID_NOT_RUN_ROWS
             if r["status"] == FAILED:
+                entry["failing"].add(outcome.name)
                 entry["failures"].append(
                     tuple(None if r.get(k) is None else str(r[k]) for k in ("counterexample", "expected", "actual"))
                     + (str(r.get("detail") or ""),)
@@ -191,6 +207,66 @@ def report_lessons(outcomes: list[Outcome]) -> dict[str, list[Outcome]]:
         if not o.superseded_by and o.max_score and o.lesson:
             lessons.setdefault(o.lesson, []).append(o)
     return dict(sorted(lessons.items()))
+
+
+# A submission whose notebook never ran an answer (an empty or unreadable file, a notebook with no answer in it,
+# one the grader itself failed on): counted apart from the pass rates, which are over the submissions that ran.
+DID_NOT_RUN_ROWS = ("unreadable", "no answers", "grader error", "unknown lesson")
+# What a note says when the sandbox stopped something a learner's code tried (packer.grading.sandbox).
+SANDBOX_STOPPED = ("Read-only file system", "Operation not permitted", "Permission denied", "limit (")
+
+
+def pass_rate(entry: dict) -> float | None:
+    """A question's pass rate over the submissions that ran (None when none did)."""
+    from packer.checking import PASSED
+
+    return entry["statuses"][PASSED] / entry["ran"] if entry["ran"] else None
+
+
+def needs_help(outcome: Outcome) -> list[str]:
+    """Why a learner needs help, from their row: it did not run, timed out, its kernel died, it tried something
+    the sandbox stopped, it was flagged, an answer did not run ([] when none of these)."""
+    stopped = [note for note in outcome.notes if "ran past" in note or "ignored the interrupt" in note]
+    reasons = {
+        "unreadable": [f"could not be read: {outcome.notes[0]}" if outcome.notes else "could not be read"],
+        "no answers": ["handed in no answer"],
+        "grader error": ["the grader failed on it (not the learner's fault): grade it again"],
+        "timeout": [f"timed out: {stopped[0]}" if stopped else "timed out"],
+        "kernel died": [f"its kernel died: {outcome.notes[0]}" if outcome.notes else "its kernel died"],
+        "flagged": [f"flagged: {flag}" for flag in outcome.flags],
+    }.get(outcome.status, [])
+    reasons += [
+        f"tried something the sandbox stopped: {note}"
+        for note in outcome.notes
+        if any(words in note for words in SANDBOX_STOPPED) and note not in stopped
+    ]
+    reasons += [f"{r['qid']} {r['detail'] or 'did not run'}" for r in outcome.results if r["status"] == DID_NOT_RUN]
+    return reasons
+
+
+def who_needs_help(outcomes: list[Outcome]) -> list[str]:
+    """The report's list of learners who need help and why, by learner ([] when nobody does)."""
+    lines = []
+    for outcome in sorted(outcomes, key=lambda o: (o.learner or o.name, o.name)):
+        reasons = needs_help(outcome)
+        if reasons:
+            lines.append(
+                f"- **{md_text(outcome.learner or outcome.name)}** ({md_text(outcome.name)}): "
+                + "; ".join(md_text(reason) for reason in reasons)
+            )
+    return lines
+
+
+def written_summary(lesson: str, outcomes: list[Outcome]) -> list[str]:
+    """The report's lines on a lesson's open questions: how many answered each, and the file that lists the answers
+    for grading by hand (named as code: no link the readers of report.md must follow) ([] for a lesson with no open question)."""
+    asked = max((len(o.written) for o in outcomes), default=0)
+    lines = []
+    for number in range(1, asked + 1):
+        answered = sum(len(o.written) >= number and bool(o.written[number - 1]["answer"]) for o in outcomes)
+        name = f"answers/{lesson_slug(lesson)}/open-question-{number}.md"
+        lines.append(f"- open question {number}: {answered} of {len(outcomes)} answered, in {md_code(name)}")
+    return ["", "### Written answers", "", *lines] if lines else []
 
 
 def figure_names(lesson: str) -> tuple[str, str]:
@@ -215,12 +291,20 @@ def with_counts(values: Counter) -> list[tuple[str, str]]:
     return [(counted(count), value) for value, count in sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def misunderstood(qid: str, entry: dict) -> list[str]:
+def misunderstood(qid: str, entry: dict, earlier: dict[str, dict] | None = None) -> list[str]:
     """What the class got wrong on one question: the input most wrong answers disagreed on, the expected result
     and each distinct actual one with its count; a prediction's wrong values with their counts; the failures
     with no input (a check stopped, a name that is not a function) by what the check said."""
     failures = entry["failures"]
     lines = [f"#### {md_text(qid)} {md_text(entry['name'])}: {counted(len(failures), 'failing answer')}", ""]
+    same = [other for other, seen in (earlier or {}).items() if seen["failing"] == entry["failing"]]
+    if same:
+        function = " (the same function)" if earlier[same[0]]["name"] == entry["name"] else ""
+        lines += [
+            f"These are the answers of the same {counted(len(entry['failing']), 'submission')} that fail "
+            f"{md_text(same[0])}{function}: one mistake may explain both failures, so re-teach it once.",
+            "",
+        ]
     with_input = Counter(f[0] for f in failures if f[0] is not None)
     if with_input:
         example, count = sorted(with_input.items(), key=lambda kv: (-kv[1], kv[0]))[0]
@@ -268,8 +352,9 @@ def misunderstood(qid: str, entry: dict) -> list[str]:
 
 
 def report_markdown(outcomes: list[Outcome]) -> str:
-    """report.md: statuses of every submission, then for each lesson (the assignment) the score distribution,
-    the questions' results and what the class misunderstands, each with its figure."""
+    """report.md: statuses of every submission, then for each lesson (the assignment) what the class
+    misunderstands (the question with the most failing answers first), who needs help and why, the score
+    distribution and the questions' results with pass rates over the submissions that ran, each with its figure."""
     from packer.checking import NOT_ATTEMPTED, PASSED
 
     statuses = Counter(o.status for o in outcomes)
@@ -292,11 +377,42 @@ def report_markdown(outcomes: list[Outcome]) -> str:
     for lesson, mine in report_lessons(outcomes).items():
         stats = question_stats(mine)
         scores_png, questions_png = figure_names(lesson)
+        ran = sum(o.status not in DID_NOT_RUN_ROWS for o in mine)
         lines += [
             "",
             f"## {md_text(lesson)}",
             "",
-            f"{counted(len(mine), 'submission')} {'counts' if len(mine) == 1 else 'count'} for this lesson.",
+            f"{counted(len(mine), 'submission')} {'counts' if len(mine) == 1 else 'count'} for this lesson "
+            f"({ran} ran).",
+        ]
+        # First what most of the class got wrong, the question with the most failing answers first.
+        failing = sorted(
+            ((qid, entry) for qid, entry in stats.items() if entry["failures"]),
+            key=lambda item: (-len(item[1]["failures"]), qid_order(item[0])),
+        )
+        if failing:
+            qid, entry = failing[0]
+            lines += [
+                "",
+                "### What the class misunderstands",
+                "",
+                f"Most failing answers: {md_text(qid)} {md_text(entry['name'])}, "
+                f"{len(entry['failures'])} of the {entry['ran']} submissions that ran. Each question with failing "
+                "answers, most first:",
+                "",
+            ]
+            listed: dict[str, dict] = {}
+            for qid, entry in failing:
+                lines += misunderstood(qid, entry, listed)
+                listed[qid] = entry
+            lines.pop()
+        helped = who_needs_help(mine)
+        lines += [
+            "",
+            "### Who needs help",
+            "",
+            *(helped or ["Nobody: every submission ran, within its limits, with nothing flagged."]),
+            *written_summary(lesson, mine),
             "",
             "### Scores",
             "",
@@ -320,17 +436,19 @@ def report_markdown(outcomes: list[Outcome]) -> str:
             counts = entry["statuses"]
             total = sum(counts.values())
             apart = (PASSED, DID_NOT_RUN, NOT_ATTEMPTED, NOT_GRADED)
+            rate = pass_rate(entry)
             lines.append(
                 f"| {md_cell(qid)} {md_cell(entry['name'])} | {counts[PASSED]} | "
                 f"{total - sum(counts[s] for s in apart)} | {counts[DID_NOT_RUN]} | {counts[NOT_ATTEMPTED]} | "
-                f"{counts[NOT_GRADED]} | {counts[PASSED] / total:.0%} |"
+                f"{counts[NOT_GRADED]} | {'–' if rate is None else f'{rate:.0%}'} |"
             )
-        failing = {qid: entry for qid, entry in stats.items() if entry["failures"]}
-        if failing:
-            lines += ["", "### What the class misunderstands", ""]
-            for qid, entry in failing.items():
-                lines += misunderstood(qid, entry)
-            lines.pop()
+        if ran < len(mine):
+            lines += [
+                "",
+                f"Pass rates are over the {ran} submissions that ran; the {len(mine) - ran} that did not (an "
+                "unreadable or empty file, a notebook with no answer, a grader error) are counted in the table but "
+                "not in the rates.",
+            ]
     return "\n".join(lines) + "\n"
 
 
@@ -370,11 +488,10 @@ def _questions_figure(stats: dict[str, dict], lesson: str) -> bytes:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from packer.checking import PASSED
 
     figure, axes = plt.subplots(figsize=(6, 3))
     qids = list(stats)
-    rates = [stats[q]["statuses"][PASSED] / max(1, sum(stats[q]["statuses"].values())) for q in qids]
+    rates = [pass_rate(stats[q]) or 0.0 for q in qids]
     axes.bar(qids, rates, color="#55a868")
     axes.set(ylim=(0, 1), ylabel="pass rate", title=f"Pass rate per question: {lesson}")
     axes.tick_params(axis="x", labelrotation=45)

@@ -18,6 +18,7 @@ from typing import Any
 
 import nbformat
 
+from packer.checking.exercises import OPEN_ANSWER
 from packer.grading.cells import OUTPUT_LIMIT, Budget, Options, describe_cell, run_cell, run_cells
 from packer.grading.kernels import Kernel, results_folder, stop_kernel
 from packer.grading.sandbox import Limits
@@ -106,16 +107,51 @@ def static_flags(notebook: nbformat.NotebookNode) -> list[str]:
     return [message for pattern, message in STATIC_TAMPERING if pattern.search(source)]
 
 
-def written_answers(notebook: nbformat.NotebookNode) -> list[dict]:
-    """The learner's open written answers: what follows each 'Open question' heading, up to the next heading."""
-    answers = []
-    for index, cell in enumerate(notebook.cells):
+def is_answer_cell(cell: nbformat.NotebookNode) -> bool:
+    """Whether the exercise made this cell for an open question's written answer: the workbook's mark
+    (`metadata.workbook.open_answer`), or nbgrader's mark of a written-answer cell in a released notebook."""
+    if cell.cell_type != "markdown":
+        return False
+    metadata = cell.get("metadata", {})
+    nbgrader = metadata.get("nbgrader", {})
+    return bool(metadata.get("workbook", {}).get(OPEN_ANSWER)) or bool(
+        nbgrader.get("solution") and nbgrader.get("grade")
+    )
+
+
+def answer_cells(notebook: nbformat.NotebookNode) -> list[int]:
+    """The indices of the cells the exercise made for the open answers: the marked cells, else (an exercise made
+    before the mark, or one whose marks were lost) the first Markdown cell after each 'Open question' heading,
+    whatever it holds."""
+    cells = notebook.cells
+    marked = [index for index, cell in enumerate(cells) if is_answer_cell(cell)]
+    if marked:
+        return marked
+    found = []
+    for index, cell in enumerate(cells):
         if cell.cell_type != "markdown" or not OPEN_QUESTION.match(cell.source.strip()):
             continue
-        prompt = " ".join(cell.source.strip().split("\n\n", 1)[-1].split())
-        text = []
-        for later in notebook.cells[index + 1 :]:
-            if later.cell_type != "markdown" or later.source.lstrip().startswith("#"):
+        for later in range(index + 1, len(cells)):
+            if cells[later].cell_type != "markdown":
+                continue
+            if not OPEN_QUESTION.match(cells[later].source.strip()):
+                found.append(later)
+            break
+    return found
+
+
+def written_answers(notebook: nbformat.NotebookNode) -> list[dict]:
+    """The learner's open written answers: each answer cell the exercise made, whole (whatever it starts with),
+    with any Markdown cells the learner added right after it that start with no heading."""
+    answers = []
+    cells = notebook.cells
+    starts = answer_cells(notebook)
+    for index in starts:
+        asked = [c for c in cells[:index] if c.cell_type == "markdown" and OPEN_QUESTION.match(c.source.strip())]
+        prompt = " ".join(asked[-1].source.strip().split("\n\n", 1)[-1].split()) if asked else ""
+        text = [cells[index].source.strip()]
+        for later in cells[index + 1 :]:
+            if later.cell_type != "markdown" or later.source.lstrip().startswith("#") or is_answer_cell(later):
                 break
             text.append(later.source.strip())
         answer = "\n\n".join(t for t in text if t and t not in ANSWER_PLACEHOLDERS)

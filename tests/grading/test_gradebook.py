@@ -22,18 +22,19 @@ from class_files import notebook, write
 from grader_cli import grade_cli, grade_main
 from packer.grading.demo_class import LESSON, definition_cell, exercise, solution
 from packer.grading.escaping import lines_of, md_text, one_line
-from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS, feedback_name
+from packer.grading.escaping import shown as escaped
+from packer.grading.reports import GRADESCOPE_FIELDS, GRADESCOPE_TEST_FIELDS, feedback_name, gradescope_name
 from written_files import csv_rows, formula_cells, html_shown, markdown_shown
 
 TIMEOUT = "20"  # seconds per cell and per check: generous, so a heavily loaded machine does not time out a check
-ANSWER = "When chunks build on each other, like steps of a procedure, skipping one makes the rest misleading."
+# Starts with a heading, as learners' answers often do: the answer is found by its cell, not by how it starts.
+ANSWER = "# My answer\n\nWhen chunks build on each other, like steps of a procedure, skipping one misleads."
 
 
 def answered(words: str = ANSWER) -> str:
-    """The solution with the learner's own words under the first open question."""
+    """The solution with the learner's own words in the first open question's answer cell."""
     notebook = solution()
-    heading = next(i for i, c in enumerate(notebook.cells) if c.source.startswith("### Open question"))
-    notebook.cells[heading + 1].source = words
+    next(c for c in notebook.cells if c.get("metadata", {}).get("workbook", {}).get("open_answer")).source = words
     return nbformat.writes(notebook)
 
 
@@ -148,7 +149,7 @@ def test_learners_whose_names_differ_only_in_dropped_characters_get_their_own_fe
 def test_gradescope_gets_one_results_json_per_submission_in_its_published_format(messy):
     rows, out, *_ = messy
     for name, row in rows.items():
-        result = json.loads((out / "gradescope" / name / "results.json").read_text(encoding="utf-8"))
+        result = json.loads((out / gradescope_name(name)).read_text(encoding="utf-8"))
         assert set(result) <= set(GRADESCOPE_FIELDS) and result["score"] == row["score"]
         for test in result["tests"]:
             assert set(test) <= set(GRADESCOPE_TEST_FIELDS)
@@ -163,12 +164,15 @@ def test_the_class_report_shows_statuses_then_each_lessons_scores_questions_and_
     rows, out, *_ = messy
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "| unreadable | 1 |" in report and "| no answers | 1 |" in report
-    assert "## 01_assemble_context\n\n10 submissions count for this lesson." in report
+    assert "## 01_assemble_context\n\n10 submissions count for this lesson (8 ran)." in report
     assert "![score distribution, 01_assemble_context](report/01_assemble_context/scores.png)" in report
     assert "| 10 / 10 | 5 |" in report
     assert "| question | passed | failed | did not run | not attempted | not graded | pass rate |" in report
-    assert "| q1.1 assemble_context | 6 | 2 | 0 | 1 | 1 | 60% |" in report
-    assert "| q1.3 assemble_prefix | 6 | 0 | 1 | 2 | 1 | 60% |" in report  # the answer that does not parse
+    # pass rates over the 8 that ran: the unreadable file and the untouched exercise are counted apart
+    assert "| q1.1 assemble_context | 6 | 2 | 0 | 1 | 1 | 75% |" in report
+    assert "| q1.3 assemble_prefix | 6 | 0 | 1 | 2 | 1 | 75% |" in report  # the answer that does not parse
+    helped = report[report.index("### Who needs help") : report.index("### Scores")]
+    assert "**wangwei**" in helped and "**李娜** (" in helped and "handed in no answer" in helped
     assert "#### q1.1 assemble_context: 2 failing answers" in report
     forged = next(t for t in row_of(rows, CANVAS_LEARNER)["tests"] if t["qid"] == "q1.1")
     assert f"input:    {forged['counterexample']}\n" in report
@@ -191,6 +195,9 @@ def test_hostile_names_output_and_exceptions_show_as_text_in_every_file_the_grad
     kinds = {"feedback/", "gradescope/", "answers/", "report.md", "lms/README.md", "lms/canvas.csv", "lms/moodle.csv"}
     assert all(any(name.startswith(kind) for name in files) for kind in kinds | {"lms/nbgrader.csv", "grades.csv"})
     for name, data in files.items():
+        assert "\u202e" not in name, name  # the learner's right-to-left override, in a folder's name: escaped
+        if not name.endswith((".png", "grades.json")):  # grades.json is the data itself, kept as it came
+            assert "\u202e" not in data.decode("utf-8-sig"), name
         if name.endswith(".md"):
             shown = markdown_shown(data.decode("utf-8"))
             tags = {element.strip("</>").split(" ")[0] for element in shown.elements}
@@ -215,16 +222,18 @@ def test_hostile_names_output_and_exceptions_show_as_text_in_every_file_the_grad
     assert len(items) == 5 + len(row["notes"]) and f"learner: {one_line(CANVAS_LEARNER)}" in items
     assert any(item.endswith(f"raised ValueError: {one_line(FORGED)}") for item in items)  # the last cell's
     assert "\n".join(f"  | {line}" for line in FORGED.splitlines()) in feedback.text  # what the answer printed
-    results = json.loads(files[f"gradescope/{row['submission']}/results.json"])
+    results = json.loads(files[gradescope_name(row["submission"])])
+    assert results["extra_data"]["learner"] == escaped(CANVAS_LEARNER)
     assert lines_of(FORGED) in html_shown(results["output"]).text and "<script>" in results["tests"][0]["output"]
     answers = markdown_shown(files[f"answers/{LESSON}/open-question-1.md"].decode("utf-8"))
     moodle = row_of(rows, MOODLE_LEARNER)
     assert ("h2", f"{one_line(MOODLE_LEARNER)} ({one_line(moodle['submission'])})") in answers.blocks
     assert lines_of(FORGED) in answers.text  # the written answer, as the learner typed it
     graded = {r[1]: r for r in csv_rows(files["grades.csv"])}
-    assert "'" + CANVAS_LEARNER in graded and MOODLE_LEARNER in graded  # a formula's start is quoted
-    assert "q1.3 did not run: cell" in graded["'" + CANVAS_LEARNER][-1]
-    assert ["'" + CANVAS_LEARNER, "12350", "", "", "", "0"] in csv_rows(files["lms/canvas.csv"])
+    canvas = "'" + escaped(CANVAS_LEARNER)  # a formula's start is quoted, the override shown as its escape
+    assert canvas in graded and MOODLE_LEARNER in graded
+    assert "q1.3 did not run: cell" in graded[canvas][-1]
+    assert [canvas, "12350", "", "", "", "0"] in csv_rows(files["lms/canvas.csv"])
     assert MOODLE_LEARNER in [r[1] for r in csv_rows(files["lms/moodle.csv"])]
 
 

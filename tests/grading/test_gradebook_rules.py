@@ -232,6 +232,15 @@ BROKEN = {  # a hand edit, and the words the refusal names its row and field wit
     "a row made a text": (lambda d: d["submissions"].__setitem__(1, "bob"), "row 2: the row must be an object"),
     "a name made a number": (lambda d: row(d).update(submission=5), "row 1: submission must be text, not 5"),
     "the gradebook's own section": (lambda d: d["gradebook"].update(top="1"), "gradebook.top must be a whole number"),
+    "a score above its maximum": (  # 30 typed for a 3-point question
+        lambda d: row(d, 1)["tests"][0].update(score=30),
+        'row 2 ("class/bob/ex.ipynb"): tests[0] (q1.1): score must be at most max_score (3), not 30',
+    ),
+    "a negative score": (lambda d: row(d)["tests"][1].update(score=-1), "tests[1] (q1.2): score must be at least 0"),
+    "a row duplicated, then changed": (
+        lambda d: d["submissions"].append({**row(d, 1), "tests": [{**row(d, 1)["tests"][0], "score": 2}]}),
+        'row 3 ("class/bob/ex.ipynb") is a second row of the submission row 2 holds: keep one of them',
+    ),
 }
 
 
@@ -261,3 +270,66 @@ def test_a_score_edited_by_hand_is_put_back_to_the_sum_of_its_tests_and_the_run_
     ) in capsys.readouterr().err
     assert row(json.loads((out / "grades.json").read_text()))["score"] == 0
     assert row(json.loads((out / "backup" / "grades.json").read_text()))["score"] == 9  # the edit, kept aside
+
+
+def refusal(capsys, folder: Path, out: Path) -> str:
+    """The grader's refusal (exit status 2) of a run into `out`, as the instructor sees it."""
+    with pytest.raises(SystemExit) as stop:
+        grade_main([str(folder), "--out", str(out)])
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_a_gradebook_cut_short_is_refused_naming_its_line_and_column_and_the_backup_that_holds_the_last_good_one(
+    graded_once, tmp_path, capsys
+):
+    folder, out, _ = edited(graded_once, tmp_path, lambda d: None)
+    book = out / "grades.json"
+    (out / "backup").mkdir()
+    shutil.copy(book, out / "backup" / "grades.json")  # as a second run into the folder leaves it
+    text = book.read_text(encoding="utf-8")
+    book.write_text(text[: len(text) // 2], encoding="utf-8")  # a copy cut short, a disk that filled up
+    before = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    error = refusal(capsys, folder, out)
+    assert f"{book}: the gradebook cannot be read: it is not JSON at line " in error and ", column " in error
+    assert f"{out / 'backup' / 'grades.json'} holds the gradebook as it was before the grader's last run" in error
+    assert "holds no gradebook written by this grader" not in error and "nothing was graded or written" in error
+    assert {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_gradebook_saved_with_a_byte_order_mark_is_the_same_gradebook(graded_once, tmp_path, capsys):
+    folder, out, _ = edited(graded_once, tmp_path, lambda d: None)
+    book = out / "grades.json"
+    book.write_bytes(b"\xef\xbb\xbf" + book.read_bytes())  # as Notepad and other Windows editors save UTF-8
+    assert grade_main([str(folder / "bob"), "--out", str(out)]) == 0
+    assert "kept 1 row of the previous gradebook" in capsys.readouterr().out
+    assert [r["learner"] for r in table(out / "grades.csv")] == ["alice", "bob"]
+
+
+def test_a_change_made_in_grades_csv_stops_the_next_run_saying_where_it_belongs(graded_once, tmp_path, capsys):
+    folder, out, _ = edited(graded_once, tmp_path, lambda d: None)
+    sheet = out / "grades.csv"
+    lines = sheet.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[2].startswith("class/bob/ex.ipynb,bob,") and ",0,0,0,0,0,0,10," in lines[2]
+    lines[2] = lines[2].replace(",0,0,0,0,0,0,10,", ",3,0,0,0,0,3,10,", 1)  # a TA gave bob q1.1's 3 points there
+    sheet.write_text("".join(lines), encoding="utf-8")
+    error = refusal(capsys, folder / "bob", out)
+    assert f"{sheet}: changed since the grader wrote it (line 3, " in error
+    assert 'column q1.1: "3", not "0" as written' in error
+    assert f"make it in {out / 'grades.json'} (a test's score" in error and "then delete grades.csv" in error
+    assert sheet.read_text(encoding="utf-8") == "".join(lines)  # nothing written over
+
+
+def test_a_row_added_by_hand_for_a_file_that_does_not_exist_never_supersedes_the_learner_s_real_one(
+    graded_once, tmp_path, capsys
+):
+    def add_a_copy(data: dict) -> None:  # alice's row, copied by hand for a file that was never handed in
+        copy = {**row(data), "submission": "class/emailed in late/ex.ipynb", "file_time": "2099-01-01T00:00:00+00:00"}
+        data["submissions"].append(copy)
+
+    folder, out, _ = edited(graded_once, tmp_path, add_a_copy)
+    assert grade_main([str(folder / "alice"), "--out", str(out)]) == 0  # alice regraded on her own
+    rows = {r["submission"]: r for r in table(out / "grades.csv")}
+    assert rows["class/alice/ex.ipynb"]["counts"] == "yes"
+    assert rows["class/emailed in late/ex.ipynb"]["flags"].startswith("file gone: no such file under")
+    assert "1 row kept from an earlier run, whose file is gone" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from packer.grading.escaping import (
     GRADESCOPE_HTML,
     GRADESCOPE_TEXT,
+    HIDDEN,
     LINE_BREAKS,
     csv_cell,
     html_text,
@@ -38,7 +39,7 @@ from packer.grading.exports import LmsSettings, lms_files
 from packer.grading.gradebook import to_csv
 from class_files import result
 from packer.grading.outcome import Outcome
-from packer.grading.reports import result_text, text_files
+from packer.grading.reports import gradescope_name, result_text, text_files
 from written_files import csv_rows, formula_cells, html_shown, markdown_shown
 
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
@@ -218,9 +219,13 @@ def assert_shown_as_text(strings: list[str]) -> None:
     placeholders, meaning = distinct(strings)
     outcomes = a_class(strings)
     hostile, plain = written(outcomes), written(a_class(placeholders))
-    named = {PLACEHOLDER.sub(lambda m: meaning[m[0]], name): name for name in plain}
+    # A name made from a submission's name shows its hidden characters and line breaks as escapes (file_name).
+    named = {PLACEHOLDER.sub(lambda m: one_line(meaning[m[0]]), name): name for name in plain}
     assert set(hostile) == set(named), "the same files, named from the same rows"
     for name, data in hostile.items():
+        # No character that hides or reorders text on screen (a right-to-left override, a terminal escape), raw, in
+        # any name or file the grader writes: "Trojan Source", CVE-2021-42574.
+        assert not HIDDEN.search(name) and not HIDDEN.search(data.decode("utf-8-sig")), name
         twin = plain[named[name]]
         if name.endswith(".md"):
             shown, expected = markdown_shown(data.decode("utf-8")), markdown_shown(twin.decode("utf-8"))
@@ -232,8 +237,9 @@ def assert_shown_as_text(strings: list[str]) -> None:
             assert [len(row) for row in rows] == [len(row) for row in twin_rows], name
             assert formula_cells(rows) == [], name
         else:
-            outcome = next(o for o in outcomes if name == f"gradescope/{o.name}/results.json")
+            outcome = next(o for o in outcomes if name == gradescope_name(o.name))
             results = json.loads(data)
+            assert not HIDDEN.search(json.dumps(results["extra_data"], ensure_ascii=False)), name
             formats = (results["output_format"], results["test_output_format"], results["test_name_format"])
             assert formats == (GRADESCOPE_HTML, GRADESCOPE_TEXT, GRADESCOPE_TEXT), name
             shown = html_shown(results["output"])
@@ -249,6 +255,20 @@ def assert_shown_as_text(strings: list[str]) -> None:
 def test_hostile_text_shows_as_text_in_every_file_the_grader_writes(strings):
     if not any(PLACEHOLDER.search(s) for s in strings):  # one that looks like a placeholder would count as one
         assert_shown_as_text(strings)
+
+
+def test_a_right_to_left_override_in_a_learner_s_name_is_escaped_in_every_file_and_name_the_grader_writes():
+    names = ["eve\u202emoc.elpmaxe", "eve\u2066x\u2069", "a\x1b[31mred", "=HYPERLINK(\u202e)"]
+    files = written(a_class([names[i % len(names)] for i in range(SLOTS)]))
+    assert {name.split("/", 1)[0] for name in files} >= {"feedback", "gradescope", "lms", "grades.csv"}
+    for name, data in files.items():
+        for raw in ("\u202e", "\u2066", "\u2069", "\x1b"):
+            assert raw not in name and raw not in data.decode("utf-8-sig"), (name, raw)
+    assert "eve\\u202emoc.elpmaxe" in files["grades.csv"].decode("utf-8")
+    assert "eve\\u202emoc.elpmaxe" in files["lms/canvas.csv"].decode("utf-8-sig")
+    assert any(name.startswith("feedback/downloads/canvas/eve\\u202emoc.elpmaxe_12350") for name in files)
+    extra = json.loads(next(data for name, data in files.items() if name.startswith("gradescope/")))["extra_data"]
+    assert extra["learner"] == "eve\\u202emoc.elpmaxe"
 
 
 # --- each escaping function, on the issue's own strings ------------------------------------------------------
