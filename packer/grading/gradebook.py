@@ -77,7 +77,7 @@ def open_gradebook(out: Path) -> Gradebook | None:
     check_out_path(out)
     if holds_nothing(out):
         return None
-    data = _read_ours(out / "grades.json")
+    data = read_ours(out / "grades.json")
     if data is None:
         raise ValueError(
             f"--out: {out} is not empty and holds no gradebook written by this grader; give a new "
@@ -160,7 +160,7 @@ def edited_warning(book: Gradebook, out: Path, regraded: set[str]) -> str:
     )
 
 
-def _read_ours(path: Path) -> dict | None:
+def read_ours(path: Path) -> dict | None:
     """The gradebook data in `path` (None when there is no such file, or it is JSON of another program's); a
     ValueError naming the line and column when it is not JSON (cut short, or broken by a hand edit). A byte-order
     mark, which Windows editors put before what they save, is read past: the same gradebook."""

@@ -20,7 +20,7 @@ from packer.grading import exit_with
 from packer.grading.gradebook import (
     FORMAT,
     Gradebook,
-    _read_ours,
+    read_ours,
     check_out_path,
     checks_version,
     edited_warning,
@@ -47,7 +47,7 @@ def read_shard(folder: Path) -> dict[str, Any]:
     """A shard gradebook's grades.json; a ValueError naming the folder when it is not one."""
     if not folder.exists():
         raise ValueError(f"{folder}: no such folder (a shard gradebook is the --out folder of its grading run)")
-    data = _read_ours(folder / "grades.json") if folder.is_dir() else None
+    data = read_ours(folder / "grades.json") if folder.is_dir() else None
     if data is None and folder.is_dir() and holds_nothing(folder):
         graded = len(read_journal(folder))
         rows = f"the {graded} rows it graded are" if graded > 1 else "the row it graded is"
