@@ -30,7 +30,16 @@ from typing import Any
 import nbformat
 
 from packer.checking.compare import PREDICT_NOTE, type_name
-from packer.checking.practice import BY_LESSON, POINTS, Choose, Point, Predict, Write, check_choice
+from packer.checking.practice import (
+    BY_LESSON,
+    POINTS,
+    Choose,
+    Point,
+    Predict,
+    Write,
+    check_choice,
+    check_prediction,
+)
 from packer.checking.practice.kinds import NOT_ANSWERED, NOT_YET, RIGHT
 
 # Minutes a reader spends on one point, by kind: reading the question, answering, reading the feedback, once
@@ -88,6 +97,7 @@ def comparable(found: Predict) -> dict[str, Any] | None:
             "type": described(found.answer_type),
             "expected": encoded(found.result()),
             "misconceptions": [[encoded(wrong), why] for wrong, why in found.misconceptions],
+            "known": [[encoded(wrong), str(check_prediction(found, wrong))] for wrong, _ in found.misconceptions],
         }
     except ValueError:
         return None
