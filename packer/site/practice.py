@@ -7,9 +7,10 @@ points themselves (packer.checking.practice) when the site is built.
   `check_choice` is called for each option here, and static/practice.js only shows the text it gave.
 - A predict point whose answer is a literal of numbers, strings, lists and tuples becomes a text box and a Check
   button: practice.js reads the reader's Python literal and judges it as `check_prediction` does (its type, then
-  which items are right, then the misconceptions of the known wrong values), from the expected value, the
-  answer's type and the misconceptions written into the page here. tests/e2e/test_site_practice_in_browser.py
-  compares the page's verdicts with check_prediction's.
+  which items are right, then the misconceptions it shows), from the expected value, the answer's type and the
+  misconceptions written into the page here. A listed wrong value is told exactly what `check_prediction` said
+  to it here (its `known` text), so those words are never copied into practice.js. tests/e2e/
+  test_site_in_browser.py compares the page's verdicts with check_prediction's, word for word, on every point.
 - A write point (a function to run) and any other predict point say where and how they are answered: in
   JupyterLab, with the lesson's run link when the site has one.
 - The kernel's saved words for an unanswered point ("not answered yet ... run this cell again") and the progress
@@ -30,7 +31,16 @@ from typing import Any
 import nbformat
 
 from packer.checking.compare import PREDICT_NOTE, type_name
-from packer.checking.practice import BY_LESSON, POINTS, Choose, Point, Predict, Write, check_choice
+from packer.checking.practice import (
+    BY_LESSON,
+    POINTS,
+    Choose,
+    Point,
+    Predict,
+    Write,
+    check_choice,
+    check_prediction,
+)
 from packer.checking.practice.kinds import NOT_ANSWERED, NOT_YET, RIGHT
 
 # Minutes a reader spends on one point, by kind: reading the question, answering, reading the feedback, once
@@ -88,6 +98,7 @@ def comparable(found: Predict) -> dict[str, Any] | None:
             "type": described(found.answer_type),
             "expected": encoded(found.result()),
             "misconceptions": [[encoded(wrong), why] for wrong, why in found.misconceptions],
+            "known": [[encoded(wrong), str(check_prediction(found, wrong))] for wrong, _ in found.misconceptions],
         }
     except ValueError:
         return None

@@ -29,6 +29,7 @@ from typing import Any
 import nbformat
 import pytest
 
+from packer.checking.compare import plain
 from packer.checking.practice import BY_LESSON, Choose, Predict, check_choice, check_prediction
 from packer.site.build import GUIDE_ORDER, LIVE_NOTE
 from packer.site.widgets import PRACTICE_CLASS, WIDGET_STATE
@@ -414,8 +415,22 @@ def answers(value: Any) -> list[Any]:
     return slips
 
 
+def mixes(expected: Any, wrongs: list[Any]) -> list[Any]:
+    """Predictions that show a tuple misconception without being its wrong value: its wrong items with another
+    misconception's, or with one of its other items slipped (check_prediction names each misconception shown)."""
+    if not isinstance(expected, tuple):
+        return []
+    tuples = [wrong for wrong in wrongs if isinstance(wrong, tuple) and len(wrong) == len(expected)]
+    mixed: list[Any] = []
+    for wrong in tuples:
+        departs = {i for i, (bad, right) in enumerate(zip(wrong, expected)) if plain(bad) != plain(right)}
+        mixed += [tuple(wrong[i] if i in departs else other[i] for i in range(len(expected))) for other in tuples]
+        mixed += [(*wrong[:i], answers(wrong[i])[0], *wrong[i + 1 :]) for i in range(len(expected)) if i not in departs]
+    return mixed
+
+
 def test_every_predict_point_is_judged_on_the_page_as_check_prediction_judges_it(practising, built_site):
-    compared, misconceived, mistyped = 0, 0, 0
+    compared, misconceived, mistyped, partly = 0, 0, 0, 0
     for lesson, points in BY_LESSON.items():
         predicted = [p for p in points if isinstance(p, Predict)]
         if not predicted:
@@ -423,7 +438,8 @@ def test_every_predict_point_is_judged_on_the_page_as_check_prediction_judges_it
         open_lesson(practising, built_site, lesson)
         for found in predicted:
             expected = found.result()
-            tried = [expected, *(wrong for wrong, _ in found.misconceptions), *answers(expected)]
+            wrongs = [wrong for wrong, _ in found.misconceptions]
+            tried = [expected, *wrongs, *answers(expected), *mixes(expected, wrongs)]
             texts = [repr(answer) for answer in tried]
             page_says = practising.evaluate(
                 "([pid, texts]) => texts.map(text => window.workbookPractice.judge(pid, text))", [found.pid, texts]
@@ -434,7 +450,17 @@ def test_every_predict_point_is_judged_on_the_page_as_check_prediction_judges_it
             assert page_says[0] == f"Practice {found.number} (predict): right"
             misconceived += sum(any(f"  {why}" in said for _, why in found.misconceptions) for said in page_says)
             mistyped += sum("  wrong type: " in said for said in page_says)
-    assert compared > 400 and misconceived > 50 and mistyped > 100, (compared, misconceived, mistyped)
+            partly += sum(
+                any(f"  {why}" in said for _, why in found.misconceptions)
+                and not any(plain(answer) == plain(wrong) for wrong in wrongs)
+                for answer, said in zip(tried, page_says)
+            )
+    assert compared > 400 and misconceived > 50 and mistyped > 100 and partly > 20, (
+        compared,
+        misconceived,
+        mistyped,
+        partly,
+    )
 
     # Typed into the box, by keyboard: a known wrong value gets its misconception, the right one "right".
     found = next(p for p in BY_LESSON["02_prompt_packer"] if isinstance(p, Predict))

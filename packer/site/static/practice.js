@@ -277,30 +277,60 @@
     }
     return null;
   }
-  function sortedReprs(items) {
-    return items.map(repr).sort().join("\u0000");
-  }
-  function reordered(want, got) {
-    return want[0] === "list" && got[0] === "list" && want[1].length === got[1].length && sortedReprs(want[1]) === sortedReprs(got[1]);
-  }
-  function hint(expected, v) {  // kinds._prediction_hint and compare._predict_hint
-    if (expected[0] === "list" && reordered(expected, v)) {
-      return "not the result: the right elements in the wrong order";
+  function equal(a, b) {  // Python's ==: numbers (and bools) by value, a list never equal to a tuple
+    var numbers = ["int", "float", "bool"];
+    if (numbers.indexOf(a[0]) >= 0 && numbers.indexOf(b[0]) >= 0) {
+      return Number(a[1]) === Number(b[1]);
     }
+    if (a[0] !== b[0]) {
+      return false;
+    }
+    if (a[0] === "list" || a[0] === "tuple") {
+      return a[1].length === b[1].length && a[1].every(function (item, i) {
+        return equal(item, b[1][i]);
+      });
+    }
+    return a[0] === "None" || a[1] === b[1];
+  }
+  function items(v) {  // what Python's iteration gives: a sequence's items, a string's characters
+    if (v[0] === "str") {
+      return Array.from(v[1]).map(function (ch) { return ["str", ch]; });
+    }
+    return v[0] === "list" || v[0] === "tuple" ? v[1] : [];
+  }
+  function sortedReprs(v) {
+    return items(v).map(repr).sort().join("\u0000") + "\u0000" + items(v).length;
+  }
+  function reordered(want, got) {  // sorted(map(repr, want)) == sorted(map(repr, got))
+    return sortedReprs(want) === sortedReprs(got);
+  }
+  function itemsHint(expected, v) {  // compare._predict_hint
     if (expected[0] !== "tuple" || expected[1].length < 2) {
       return "not the result";
     }
-    var verdicts = expected[1].map(function (want, i) {
-      var got = v[1][i];
-      if (same(want, got)) {
+    var verdicts = expected[1].slice(0, items(v).length).map(function (want, i) {
+      var got = items(v)[i];
+      if (equal(want, got)) {
         return "item " + (i + 1) + " is right";
       }
-      return reordered(want, got) ? "item " + (i + 1) + " has the right elements in the wrong order" : "item " + (i + 1) + " is wrong";
+      return want[0] === "list" && reordered(want, got) ? "item " + (i + 1) + " has the right elements in the wrong order" : "item " + (i + 1) + " is wrong";
     });
     if (verdicts.every(function (verdict) { return /is wrong$/.test(verdict); })) {
       return "not the result: " + (verdicts.length === 2 ? "both items are wrong" : "all " + verdicts.length + " items are wrong");
     }
     return "not the result: " + verdicts.join(", ");
+  }
+  function hint(expected, v) {  // kinds._prediction_hint
+    if (expected[0] === "list") {
+      if (reordered(expected, v)) {
+        return "not the result: the right elements in the wrong order";
+      }
+      if (items(v).length !== expected[1].length) {
+        return "not the result: the number of items is wrong";
+      }
+      return itemsHint(["tuple", expected[1]], ["tuple", items(v)]);
+    }
+    return itemsHint(expected, v);
   }
   function shows(wrong, v, expected) {  // kinds._shows
     if (same(wrong, v)) {
@@ -338,6 +368,11 @@
     }
     if (same(v, data.expected)) {
       return head + data.words.right;
+    }
+    for (var k = 0; k < data.known.length; k += 1) {  // a listed wrong value: the kernel's own words, as built
+      if (same(v, data.known[k][0])) {
+        return data.known[k][1];
+      }
     }
     var lines = [head + data.words.not_yet, "  " + hint(data.expected, v) + " " + data.words.note, "  yours:    " + show(v)];
     data.misconceptions.forEach(function (pair) {
