@@ -1,5 +1,6 @@
 """Lesson 09, the conversation: turns, trimming by whole turns, clearing old tool results, a summary in place
-of the dropped turns, and the cached prefix.
+of the dropped turns, and what a real conversation's requests share (the rule functions of the cached prefix
+are in test_caching.py).
 
 The contract first, with a toy counter whose numbers can be worked by hand; then each refusal, naming the
 message; then the fast path of packer/history.py: the claim its argument proves, and the same results as
@@ -18,11 +19,11 @@ from hypothesis import strategies as st
 import packer.chat
 import packer.history
 import packer.summary
-from packer.caching import common_prefix_length, openai_cached_tokens
+from packer.caching import common_prefix_length
 from packer.chat import adds_up_by_turn, chat_counters, mistral_chat, mistral_ids, mistral_text
 from packer.clearing import PLACEHOLDER, clear_then_drop, clear_tool_results, edit_then_drop
 from packer.history import History, flatten, group_turns, pack_history, turn_cost
-from packer.summary import first_sentence, first_sentences, pack_with_summary, summary_turn
+from packer.summary import pack_with_summary
 
 pytest.importorskip("mistral_common", reason="mistral-common (Mistral's templates) is not installed: run `make venv`")
 pytest.importorskip(
@@ -552,205 +553,6 @@ def test_an_edit_that_breaks_the_pairs_is_refused_naming_the_message():
 def test_an_edit_must_be_callable():
     with pytest.raises(ValueError, match="edit must be callable, got str"):
         edit_then_drop("clear")
-
-
-# --- summarising instead of dropping -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "first"),
-    [
-        ("What is yield? And why.", "What is yield?"),
-        ("  Hi!  Then more", "Hi!"),
-        ("No end", "No end"),
-        ("Line one\nline two. More", "Line one"),
-        ("e.g.x is fine. Next", "e.g.x is fine."),
-        ("", ""),
-    ],
-)
-def test_the_first_sentence_ends_at_a_full_stop_question_or_exclamation_mark_then_space_or_at_a_line_break(text, first):
-    assert first_sentence(text) == first
-
-
-def test_the_extractive_summary_is_the_first_sentence_of_each_dropped_question():
-    turns = [[user("What is yield? Tell me."), reply("x")], [user("Why? Because."), reply("y")]]
-    assert first_sentences(turns) == "What is yield? Why?"
-
-
-def test_the_summary_turn_is_the_users_summary_and_the_assistants_acknowledgement():
-    assert summary_turn("Q1 Q2") == [user("Summary of the earlier conversation: Q1 Q2"), reply("Noted.")]
-
-
-SUMMED = [
-    [user("one. two"), reply("a b c d e f g h i j")],
-    [user("three. x"), call("call00001"), result("call00001", "r r r r"), reply("done")],
-    [user("four five six"), reply("ok")],
-    [user("last")],
-]
-# Under `words`: the system 6; the turns 20, 25, 12 and 5; the whole request 68. A summary turn of w words costs
-# 4 + 5 + w (the user's "Summary of the earlier conversation:" is 5 words) + 5 (the assistant's "Noted.").
-# One turn dropped: 48 + 15 ("one.") = 63; two: 23 + 16 ("one. three.") = 39; three: 11 + 19 = 30.
-
-
-@pytest.mark.parametrize(
-    ("limit", "dropped", "summary"),
-    [
-        (68, 0, ""),
-        (67, 1, "one."),
-        (63, 1, "one."),
-        (62, 2, "one. three."),
-        (39, 2, "one. three."),
-        (38, 3, "one. three. four five six"),
-        (30, 3, "one. three. four five six"),
-    ],
-)
-def test_dropped_turns_give_way_to_a_summary_turn_after_the_system_prompt(limit, dropped, summary):
-    kept, gone, text = pack_with_summary([SYSTEM, *flatten(SUMMED)], limit, words)
-    assert gone == SUMMED[:dropped] and text == summary
-    middle = summary_turn(summary) if summary else []
-    assert kept == [SYSTEM, *middle, *flatten(SUMMED[dropped:])]
-    assert words(kept) <= limit
-
-
-def test_the_summary_counts_against_the_limit():
-    assert words([SYSTEM, *summary_turn("one."), *flatten(SUMMED[1:])]) == 63
-    assert pack_history([SYSTEM, *flatten(SUMMED)], 62, words).dropped == SUMMED[:1], "without a summary, 48 fits"
-    assert pack_with_summary([SYSTEM, *flatten(SUMMED)], 62, words).dropped == SUMMED[:2]
-
-
-def test_when_even_the_latest_turn_alone_leaves_no_room_for_a_summary_it_is_left_out():
-    assert pack_with_summary([SYSTEM, *flatten(SUMMED)], 29, words) == History([SYSTEM, *SUMMED[3]], SUMMED[:3])
-    assert pack_with_summary([SYSTEM, *flatten(SUMMED)], 11, words) == History([SYSTEM, *SUMMED[3]], SUMMED[:3])
-    with pytest.raises(
-        ValueError, match="limit: the system prompt and the latest turn measure 11, over the limit of 10"
-    ):
-        pack_with_summary([SYSTEM, *flatten(SUMMED)], 10, words)
-
-
-def test_summarising_measures_the_whole_then_each_number_of_dropped_turns_with_its_summary_in_turn():
-    seen = []
-
-    def recording(messages):
-        seen.append([m["content"] for m in messages if (m["content"] or "").startswith("Summary")])
-        return words(messages)
-
-    pack_with_summary([SYSTEM, *flatten(SUMMED)], 38, recording)
-    expected = ["one.", "one. three.", "one. three. four five six"]
-    assert seen == [[], [], *[[f"Summary of the earlier conversation: {text}"] for text in expected]]
-
-
-@pytest.mark.parametrize("name", ["Mistral v7 (exact)", "OpenAI o200k_base (cookbook estimate)"])
-def test_a_summarised_request_that_exactly_fits_is_kept_on_both_paths(name):
-    count = COUNTERS[name]
-    turns = (
-        SUMMED
-        if name.startswith("Mistral")
-        else [[m for m in t if m["role"] != "tool" and m["content"]] for t in SUMMED]
-    )
-    exact = count([SYSTEM, *summary_turn("one. three."), *flatten(turns[2:])])
-    for limit, dropped in ((exact, 2), (exact - 1, 3)):
-        history = pack_with_summary([SYSTEM, *flatten(turns)], limit, count)
-        assert len(history.dropped) == dropped
-        assert history == pack_with_summary([SYSTEM, *flatten(turns)], limit, plain(count))
-
-
-def test_the_caller_may_write_the_summary():
-    kept, _, text = pack_with_summary([SYSTEM, *flatten(SUMMED)], 46, words, lambda turns: f"{len(turns)} turns")
-    assert text == "2 turns" and kept[1] == user("Summary of the earlier conversation: 2 turns")
-
-
-@pytest.mark.parametrize(
-    ("arguments", "error"),
-    [
-        (dict(summarize="first"), "summarize must be callable, got str"),
-        (dict(summarize=lambda turns: None), "summarize's result must be a str, got NoneType"),
-        (dict(limit=-1), "limit must be a non-negative int"),
-        (dict(count=None), "count must be callable"),
-        (dict(messages=[user("a"), user("b")]), "message 1: two user messages in a row"),
-    ],
-)
-def test_summarising_refuses_bad_arguments(arguments, error):
-    with pytest.raises(ValueError, match=error):
-        pack_with_summary(**(dict(messages=[SYSTEM, *flatten(SUMMED)], limit=46, count=words) | arguments))
-
-
-@pytest.mark.parametrize("version", ["v1", "v2", "v3", "v7"])
-def test_every_mistral_template_renders_the_summary_turn(version):
-    request = [SYSTEM, *summary_turn("What is yield?"), user("And send?")]
-    rendered = mistral_text(request, version)
-    assert "Summary▁of▁the▁earlier▁conversation:▁What▁is▁yield?" in rendered and "Noted.</s>" in rendered
-    assert mistral_chat(version)(request) == len(mistral_ids(request, version))
-
-
-@settings(max_examples=80, deadline=None)
-@given(case=cases(), eighths=st.integers(0, 8))
-def test_summaries_fast_and_plain_paths_return_identical_results(case, eighths):
-    name, messages = case
-    count = COUNTERS[name]
-    limit = limits(count, messages, eighths)
-    fast = outcome(pack_with_summary, messages, limit, count)
-    assert fast == outcome(pack_with_summary, messages, limit, plain(count))
-    if isinstance(fast, History):
-        assert count(fast.kept) <= limit
-
-
-def test_a_shipped_counter_summarises_on_the_fast_path(monkeypatch):
-    count = mistral_chat("v7")
-    messages = flatten([[user(f"Question {i}. More"), reply(f"a{i}")] for i in range(5)]) + [user("q")]
-    remeasured_history = pack_with_summary(messages, count(messages) - 1, plain(count))
-    monkeypatch.setattr(packer.summary, "measure", refuse)
-    history = pack_with_summary(messages, count(messages) - 1, count)
-    assert history.dropped and history.summary == first_sentences(history.dropped)
-    assert history == remeasured_history
-
-
-# --- the cached prefix ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("a", "b", "shared"),
-    [([1, 2, 3], [1, 2, 3, 4], 3), ([1, 2, 3], [1, 9, 3], 1), ([], [1], 0), ([5], [6], 0), ((1, 2), [1, 2], 2)],
-)
-def test_the_common_prefix_is_how_many_leading_ids_two_requests_share(a, b, shared):
-    assert common_prefix_length(a, b) == shared == common_prefix_length(b, a)
-
-
-@pytest.mark.parametrize("bad", ["123", b"12", 5, None, {1, 2}])
-def test_the_common_prefix_needs_two_sequences_of_ids(bad):
-    with pytest.raises(ValueError, match="a must be a sequence of token ids"):
-        common_prefix_length(bad, [1])
-    with pytest.raises(ValueError, match="b must be a sequence of token ids"):
-        common_prefix_length([1], bad)
-
-
-@pytest.mark.parametrize(
-    ("prefix", "prompt", "cached"),
-    [
-        (0, 0, 0),
-        (1023, 5000, 0),
-        (1024, 1024, 1024),
-        (1151, 1200, 1024),
-        (1152, 1152, 1152),
-        (1279, 3000, 1152),
-        (2006, 2006, 1920),  # the guide's example: 1920 of a 2006-token prompt
-    ],
-)
-def test_openai_caches_from_1024_tokens_in_steps_of_128(prefix, prompt, cached):
-    assert openai_cached_tokens(prefix, prompt) == cached
-
-
-@pytest.mark.parametrize(
-    ("prefix", "prompt", "error"),
-    [
-        (-1, 5, "prefix_len must be a non-negative int"),
-        (True, 5, "prefix_len must be a non-negative int"),
-        (5, 2.0, "prompt_len must be a non-negative int"),
-        (2000, 1999, r"prefix_len \(2000\) must not exceed prompt_len \(1999\)"),
-    ],
-)
-def test_openai_cached_tokens_refuses_bad_lengths(prefix, prompt, error):
-    with pytest.raises(ValueError, match=error):
-        openai_cached_tokens(prefix, prompt)
 
 
 # --- a real agent's conversation, with Mistral's templates -----------------------------------------------
