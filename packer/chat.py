@@ -51,6 +51,7 @@ from typing import Any
 
 from packer.anthropic_messages import from_anthropic as from_anthropic  # packer.chat.from_anthropic
 from packer.counters import BPE_ENCODINGS, bpe
+from packer.responses import from_responses as from_responses  # packer.chat.from_responses
 from packer.messages import Message, is_tool_traffic, require_messages
 
 RequestCounter = Callable[[list[Message]], int]

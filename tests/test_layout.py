@@ -148,6 +148,8 @@ def test_the_core_holds_only_the_algorithms_and_each_subpackage_says_who_it_is_f
         "priority.py",
         "prompt.py",
         "request.py",
+        "responses.py",
+        "responses_shape.py",
         "section_budget.py",
         "sections.py",
         "summary.py",
