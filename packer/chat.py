@@ -32,8 +32,10 @@ image, audio or file part, a refusal, a `name`) is a ValueError naming the messa
 count of less than the application sends. Mistral's v3 and v7 templates render calls and results;
 mistral-common refuses tool messages under v1, and v2 drops every call and result before the last user message,
 so `mistral_chat` refuses them for v1 and v2. `openai_chat` also takes a "name", and refuses tool traffic (see
-it). `from_anthropic` (packer/anthropic_messages.py) turns a conversation in Anthropic's Messages shape into this
-one. Loading a tokenizer happens on a counter's first call, never on `import packer`.
+it); `openai_request(encoding, tools)` counts tool calls, results and definitions too, by the cookbook's section 7
+and this workbook's reading of its section 6 (packer/openai_request.py), an estimate all the same.
+`from_anthropic` (packer/anthropic_messages.py) turns a conversation in Anthropic's Messages shape into this
+one, `from_responses` (packer/responses.py) a list of OpenAI's Responses API items. Loading a tokenizer happens on a counter's first call, never on `import packer`.
 
 Each counter also knows, exactly, how many tokens one more source line adds to the user's prompt at one
 of its line seams (see `line_cost_of` and packer/request.py), which lets pack_request skip re-measuring.
@@ -299,7 +301,8 @@ REPLY_PRIMING = 3
 # The cookbook's function adds the tokens of every value of a message, so it has no rule for a list of tool
 # calls, and OpenAI publishes none for how calls and results are rendered: this estimate refuses them.
 OPENAI_NO_TOOLS = (
-    "openai_chat (the cookbook's estimate) has no published rule for tool calls or results; use mistral_chat"
+    "openai_chat (the cookbook's estimate) has no published rule for tool calls or results; use mistral_chat, or "
+    "openai_request, which reads the rule's 'every value' for them (an estimate)"
 )
 
 
