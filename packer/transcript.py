@@ -3,11 +3,13 @@
 
 FILE is JSON or JSON Lines, in one of three shapes (`read_log` says which it read):
 
-- Chat Completions messages: a list of messages, or a request body `{"messages": [...], "tools": [...]}` (its
-  function tools are counted with the request);
+- Chat Completions messages: a list of messages, or a request body `{"messages": [...], "tools": [...]}`;
 - Responses API items: a list of items, or a body `{"input": [...]}` (through packer.chat.from_responses);
 - Anthropic Messages: `{"system": ..., "messages": [...]}` (through packer.chat.from_anthropic), or a list whose
   messages hold Anthropic's tool_use / tool_result blocks.
+
+A request body's `tools` (each API's function tools, turned into Chat Completions' format by `function_tool`) are
+counted with every request.
 
 The request reported is the one that asked for the log's last answer, as lesson 09's agent sends it: the system
 prompt, every earlier turn, and the last turn up to its last tool result (the user's message alone if it has none);
@@ -93,14 +95,15 @@ def parse_file(text: str) -> Any:
 def read_log(value: Any) -> Log:
     """The conversation in a parsed file, and the shape it was in; ValueError saying what is not a log."""
     if isinstance(value, Mapping):
+        tools = [function_tool(index, tool) for index, tool in enumerate(value.get("tools") or [])]
         if "input" in value and isinstance(value["input"], list):
-            return Log("Responses API items", from_responses(value["input"]), [])
+            return Log("Responses API items", from_responses(value["input"]), tools)
         if "messages" not in value:
             keys = ", ".join(sorted(map(str, value))[:5]) or "none"
             raise ValueError(f"a JSON object with no 'messages' or 'input' list (its keys: {keys})")
         if "system" in value or _anthropic_blocks(value["messages"]):
-            return Log("Anthropic Messages", from_anthropic(value.get("system"), value["messages"]), [])
-        return Log("Chat Completions messages", require_messages(value["messages"]), list(value.get("tools") or []))
+            return Log("Anthropic Messages", from_anthropic(value.get("system"), value["messages"]), tools)
+        return Log("Chat Completions messages", require_messages(value["messages"]), tools)
     if not isinstance(value, list) or not value:
         raise ValueError(f"expected a list of messages or items, or an object holding one; got {type(value).__name__}")
     if any(responses_refusal("item", item) for item in value):
@@ -108,6 +111,24 @@ def read_log(value: Any) -> Log:
     if _anthropic_blocks(value):
         return Log("Anthropic Messages", from_anthropic(None, value), [])
     return Log("Chat Completions messages", require_messages(value), [])
+
+
+def function_tool(index: int, tool: Any) -> Any:
+    """A request body's tool definition in Chat Completions' function format: Anthropic's {name, description,
+    input_schema} and the Responses API's flat {type: function, name, description, parameters} turned into it."""
+    if not isinstance(tool, Mapping) or "function" in tool:
+        return tool  # Chat Completions' own (the counters check it)
+    if "input_schema" in tool:  # Anthropic's custom tool
+        function = {
+            "name": tool.get("name"),
+            "description": tool.get("description", ""),
+            "parameters": tool["input_schema"],
+        }
+        return {"type": "function", "function": function}
+    if tool.get("type") == "function":  # the Responses API's
+        keys = ("name", "description", "parameters")
+        return {"type": "function", "function": {key: tool[key] for key in keys if key in tool}}
+    raise ValueError(f"tool {index}: not a function tool a counter can count, got {tool!r:.80}")
 
 
 def _anthropic_blocks(messages: Any) -> bool:
@@ -192,7 +213,8 @@ def report(log: Log, counter: Counter, limit: int | None) -> dict[str, Any]:
     turns = len(request_turns)
     rows = []
     for name, policy in POLICIES.items():
-        kept = policy(request, limit, counter.count).kept
+        history = policy(request, limit, counter.count)
+        kept = history.kept
         ids = counter.ids(kept) if counter.ids is not None else None
         after = len(ids) if ids is not None else counter.count(kept)
         tools_add = after - counter.count(without_tool_results(kept)) if any(m["role"] == "tool" for m in kept) else 0
@@ -202,7 +224,7 @@ def report(log: Log, counter: Counter, limit: int | None) -> dict[str, Any]:
         rows.append(
             {
                 "policy": name,
-                "turns_kept": len(group_turns(kept)[1]),
+                "turns_kept": turns - len(history.dropped),  # the log's turns: a summary turn is not one
                 "tokens_before": whole,
                 "tokens_after": after,
                 "tool_results_share": share(tools_add, after),

@@ -17,8 +17,8 @@ import pytest
 
 from packer.chat import mistral_chat
 from packer.clearing import clear_then_drop
-from packer.history import group_turns, pack_history
-from packer.lab.agent_transcript import agent_transcript, anthropic_transcript
+from packer.history import pack_history
+from packer.lab.agent_transcript import SEARCH_TOOL, agent_transcript, anthropic_transcript
 from packer.summary import pack_with_summary
 from packer.transcript import last_requests, main
 
@@ -63,7 +63,7 @@ def test_each_policys_numbers_are_lesson_09s_on_the_request_for_the_last_answer(
         emptied = [{**m, "content": ""} if m["role"] == "tool" else m for m in kept]
         assert row["tokens_before"] == count(request)
         assert row["tokens_after"] == count(kept) <= 2000
-        assert row["turns_kept"] == len(group_turns(kept)[1]) < TURNS
+        assert row["turns_kept"] == TURNS - len(policy(request, 2000, count).dropped) < TURNS
         assert row["tool_results_share"] == round((count(kept) - count(emptied)) / count(kept), 3) > 0
         assert 0 <= row["cached_share"] <= 1
     assert [row["policy"] for row in result["policies"]] == [
@@ -93,6 +93,30 @@ def test_json_lines_and_anthropics_shape_give_the_same_report(capsys, logs):
         reports[name] = json.loads(out)
     assert reports["anthropic"]["shape"] == "Anthropic Messages"
     assert reports["jsonl"]["policies"] == reports["chat"]["policies"] == reports["anthropic"]["policies"]
+
+
+def test_a_request_bodys_tools_are_counted_in_each_apis_own_format(capsys, tmp_path):
+    function = SEARCH_TOOL["function"]
+    system, anthropic = anthropic_transcript(TURNS)
+    bodies = {
+        "chat": {"messages": agent_transcript(TURNS), "tools": [SEARCH_TOOL]},
+        "anthropic": {
+            "system": system,
+            "messages": anthropic,
+            "tools": [{**{k: function[k] for k in ("name", "description")}, "input_schema": function["parameters"]}],
+        },
+    }
+    results = {}
+    for name, body in bodies.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(body))
+        status, out, _ = run(capsys, tmp_path / f"{name}.json", "--json", "--limit", 2500)
+        results[name] = json.loads(out)["policies"]
+    request, _ = last_requests(agent_transcript(TURNS))
+    assert results["chat"] == results["anthropic"]
+    assert results["chat"][0]["tokens_before"] == mistral_chat("v7", [SEARCH_TOOL])(request)
+    (tmp_path / "bad.json").write_text(json.dumps({**bodies["chat"], "tools": [{"type": "web_search"}]}))
+    status, _, err = run(capsys, tmp_path / "bad.json")
+    assert status == 2 and err.endswith("tool 0: not a function tool a counter can count, got {'type': 'web_search'}\n")
 
 
 def test_an_agents_sdk_run_is_read_as_responses_items(capsys):
