@@ -387,7 +387,7 @@ def _openai_request_for(encoding: str, tools_json: str) -> RequestCounter:
         checked = require_messages(messages)
         return PRIMING + fixed[0] + sum(message_tokens(f"message {i}", m, tokens) for i, m in enumerate(checked))
 
-    count.__name__ = count.__qualname__ = f"count_openai_request_{encoding}" + ("_with_tools" if tools else "")
+    count.__name__ = count.__qualname__ = f"count_openai_request_estimate_{encoding}" + ("_with_tools" if tools else "")
     count.__doc__ = f"OpenAI cookbook's estimate over real {encoding} tokens, tool traffic and definitions included."
     _LINE_COSTS[id(count)] = (count, tokens)  # a line's cost is its own count, as for openai_chat
     _BY_TURN[id(count)] = (count, True)  # a sum over messages plus a constant

@@ -70,7 +70,7 @@ def test_a_call_and_its_result_add_their_values_tokens():
     )
     result_values = tokens("tool") + tokens("call_1") + tokens("12 C, rain")
     assert added == 3 + call_values + 3 + result_values
-    assert "openai_request" in count.__name__ and "estimate" in count.__doc__
+    assert count.__name__ == "count_openai_request_estimate_o200k_base" and "estimate" in count.__doc__
 
 
 def test_the_estimate_takes_the_fast_path_and_packs_as_the_plain_path_does():
