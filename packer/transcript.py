@@ -268,7 +268,12 @@ def format_report(result: dict[str, Any], path: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Report on FILE; exit status 0, or 2 (one line on stderr) when FILE is not a log this reads."""
-    parser = argparse.ArgumentParser(prog="python -m packer.transcript", description=main.__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m packer.transcript",
+        description="What each of lesson 09's policies keeps of a conversation log (JSON or JSON Lines of Chat "
+        "Completions messages, Responses API items or Anthropic Messages); exit status 2 and one line for a file "
+        "that is not one.",
+    )
     parser.add_argument("file", help="a JSON or JSON Lines conversation log")
     parser.add_argument(
         "--limit", type=int, help="the token limit (default: halfway between the smallest request and the whole)"
