@@ -126,7 +126,10 @@ def test_an_assistant_text_then_calls_is_one_message_as_chat_completions_returns
         ("hello", "items must be a non-empty list of Responses API items"),
         ([], "items must be a non-empty list"),
         ([{"type": "web_search_call", "id": "ws_1", "status": "completed"}], "item 0: type 'web_search_call'"),
-        ([{"type": "message", "role": "user", "content": "x", "metadata": 1}], "item 0: unknown key 'metadata'"),
+        (
+            [{"type": "message", "role": "user", "content": "x", "zz": 1, "metadata": 1}],
+            "item 0: unknown key 'metadata'",
+        ),
         ([{"type": "message", "role": "tool", "content": "x"}], "item 0: role must be one of user, assistant"),
         ([{"type": "message", "role": "user"}], "item 0: missing key 'content'"),
         (
