@@ -8,6 +8,8 @@ to the API's count in the cookbook's run). remembered keeps a counter's counts a
 from __future__ import annotations
 
 
+import json
+
 import pytest
 
 from packer.chat import adds_up_by_turn, mistral_chat, openai_chat, openai_request, remembered
@@ -120,3 +122,44 @@ def test_remembered_measures_each_request_once_and_keeps_the_fast_path():
     assert again(WEATHER_MESSAGES) == again(list(WEATHER_MESSAGES)) == 14 and calls == [2]
     assert not adds_up_by_turn(again, True)
     assert adds_up_by_turn(remembered(mistral_chat("v7")), True)
+
+
+def test_a_name_text_parts_and_a_refusal_count_as_the_rule_says():
+    from packer.counters import bpe
+
+    tokens = bpe("o200k_base")
+    count = openai_request("o200k_base")
+    named = [{**WEATHER_MESSAGES[0], "name": "ops"}, {"role": "user", "content": [{"type": "text", "text": "Hi"}]}]
+    assert count(named) == openai_chat("o200k_base")(named)
+    refused = {"role": "assistant", "content": [{"type": "refusal", "refusal": "No."}]}
+    assert count([*WEATHER_MESSAGES, refused]) - count(WEATHER_MESSAGES) == 3 + tokens("assistant") + tokens("No.")
+    keyed = {"role": "assistant", "content": "Sorry.", "refusal": "No."}
+    assert count([*WEATHER_MESSAGES, keyed]) - count(WEATHER_MESSAGES) == 3 + tokens("assistant") + tokens(
+        "Sorry."
+    ) + tokens("No.")
+
+
+def test_a_tool_without_parameters_and_a_final_period_follow_section_7():
+    from packer.counters import bpe
+
+    tokens = bpe("cl100k_base")
+    bare = {"type": "function", "function": {"name": "now", "description": "The time."}}
+    without = openai_request("cl100k_base")(WEATHER_MESSAGES)
+    assert openai_request("cl100k_base", [bare])(WEATHER_MESSAGES) - without == 10 + tokens("now:The time") + 12
+    dotted = json.loads(json.dumps(WEATHER_TOOL))
+    dotted["function"]["description"] += "."
+    dotted["function"]["parameters"]["properties"]["unit"]["description"] += "."
+    assert openai_request("o200k_base", [dotted])(WEATHER_MESSAGES) == 101
+
+
+@pytest.mark.parametrize(
+    ("properties", "error"),
+    [
+        ([1], "tool 0: parameters: properties must be a dict"),
+        ({"u": {"type": "string", "enum": [1]}}, "tool 0: parameter 'u': the rule counts str enum values only"),
+    ],
+)
+def test_parameters_the_rule_cannot_count_are_refused(properties, error):
+    tool = {"type": "function", "function": {"name": "f", "parameters": {"properties": properties}}}
+    with pytest.raises(ValueError, match="^" + error):
+        openai_request("o200k_base", [tool])

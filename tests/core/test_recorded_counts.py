@@ -86,3 +86,11 @@ def test_a_recorded_file_is_read_and_a_file_that_is_not_json_named(tmp_path):
     )
     with pytest.raises(ValueError, match=f"^{bad}: not a JSON file of recorded counts"):
         load_recorded_counts(bad)
+
+
+def test_a_request_recorded_twice_with_one_count_is_one_record(tmp_path):
+    count = recorded_counts([RECORDS[0], RECORDS[1], RECORDS[0]])
+    assert count([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]) == 12
+    missing = tmp_path / "missing.json"
+    with pytest.raises(ValueError, match=f"^{missing}: not a JSON file of recorded counts"):
+        load_recorded_counts(missing)

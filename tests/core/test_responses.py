@@ -150,6 +150,25 @@ def test_an_assistant_text_then_calls_is_one_message_as_chat_completions_returns
         ),
         ([{"type": "function_call", "call_id": "c1", "name": 3, "arguments": "{}"}], "item 0: name must be a str"),
         ([7], "item 0: expected a dict, got int"),
+        ([{"content": "x"}], "item 0: type None: only message, function_call"),
+        ([{"role": "user", "content": []}], "item 0: content must be a str or a non-empty list of parts"),
+        ([{"role": "user", "content": [{"type": "input_text", "text": 3}]}], "item 0: part 0: text must be a str"),
+        (
+            [
+                {"role": "user", "content": "x"},
+                {"type": "function_call", "call_id": "c1", "name": "s", "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "c1", "output": []},
+            ],
+            "item 2: output must be a str or a non-empty list of parts",
+        ),
+        (
+            [
+                {"role": "user", "content": "x"},
+                {"type": "function_call", "call_id": "c1", "name": "s", "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "c1", "output": [{"type": "refusal", "refusal": "no"}]},
+            ],
+            "item 2: output part 0: a refusal part has no place in a tool's output",
+        ),
     ],
 )
 def test_what_has_no_place_is_refused_naming_the_item(items, error):
@@ -186,3 +205,16 @@ def test_a_responses_item_anywhere_else_is_named_and_pointed_at_from_responses(i
 def test_a_chat_message_with_an_unknown_key_keeps_its_own_error():
     with pytest.raises(ValueError, match="^message 0: unknown key 'metadata' for a user message"):
         require_messages([{"role": "user", "content": "x", "metadata": 1}])
+
+
+def test_a_refusal_part_stays_a_refusal_part():
+    items = [
+        {"role": "user", "content": "x"},
+        {"type": "message", "role": "assistant", "content": [{"type": "refusal", "refusal": "I can't."}]},
+    ]
+    assert from_responses(items)[1] == {"role": "assistant", "content": [{"type": "refusal", "refusal": "I can't."}]}
+
+
+def test_a_part_that_is_not_a_dict_keeps_the_chat_shapes_own_error():
+    with pytest.raises(ValueError, match="^message 0: content part 0: type must be one of"):
+        require_messages([{"role": "user", "content": ["x"]}])
