@@ -218,3 +218,8 @@ def test_a_refusal_part_stays_a_refusal_part():
 def test_a_part_that_is_not_a_dict_keeps_the_chat_shapes_own_error():
     with pytest.raises(ValueError, match="^message 0: content part 0: type must be one of"):
         require_messages([{"role": "user", "content": ["x"]}])
+
+
+def test_an_sdk_objects_unset_fields_are_read_as_absent():
+    question = responses_types.EasyInputMessage(role="user", content="And send()?")  # its type is None, unset
+    assert from_responses([question]) == [{"role": "user", "content": "And send()?"}]
