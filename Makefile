@@ -11,7 +11,7 @@ ALL_STAMP := $(VENV)/.installed-all
 # (a variable: a comma inside $(call ...) would split its argument)
 EVERY_SET := '.[instructor,contributor]'
 
-.PHONY: venv venv-instructor learner-venv system-deps lock lab lab-env site test test-under-load lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy axe bench bench-prompt bench-request bench-history bench-widgets bench-grade bench-sandbox bench-checks clean
+.PHONY: venv venv-instructor learner-venv system-deps lock lab lab-env site test test-under-load lint mutation check-mutation outputs exercises grade demo-class gradescope nbgrader check-nbgrader hub hub-proxy axe bench bench-prompt bench-request bench-history bench-transcript bench-widgets bench-grade bench-sandbox bench-checks clean
 
 # Reinstall only when pyproject.toml or constraints.txt is newer than the last install. constraints.txt
 # pins the exact version of everything installed: lesson 05 prints numbers measured on text that ships
@@ -274,6 +274,10 @@ bench-request: $(ALL_STAMP)
 # fast path, and re-measuring every candidate request.
 bench-history: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_history.py
+
+# python -m packer.transcript's report on a 2,000-message log against one count of the whole log (target: 10x).
+bench-transcript: $(ALL_STAMP)
+	$(BIN)/python tests/benchmarks/bench_transcript.py
 
 bench-widgets: $(ALL_STAMP)
 	$(BIN)/python tests/benchmarks/bench_widgets.py

@@ -32,8 +32,10 @@ image, audio or file part, a refusal, a `name`) is a ValueError naming the messa
 count of less than the application sends. Mistral's v3 and v7 templates render calls and results;
 mistral-common refuses tool messages under v1, and v2 drops every call and result before the last user message,
 so `mistral_chat` refuses them for v1 and v2. `openai_chat` also takes a "name", and refuses tool traffic (see
-it). `from_anthropic` (packer/anthropic_messages.py) turns a conversation in Anthropic's Messages shape into this
-one. Loading a tokenizer happens on a counter's first call, never on `import packer`.
+it); `openai_request(encoding, tools)` counts tool calls, results and definitions too, by the cookbook's section 7
+and this workbook's reading of its section 6 (packer/openai_request.py), an estimate all the same.
+`from_anthropic` (packer/anthropic_messages.py) turns a conversation in Anthropic's Messages shape into this
+one, `from_responses` (packer/responses.py) a list of OpenAI's Responses API items. Loading a tokenizer happens on a counter's first call, never on `import packer`.
 
 Each counter also knows, exactly, how many tokens one more source line adds to the user's prompt at one
 of its line seams (see `line_cost_of` and packer/request.py), which lets pack_request skip re-measuring.
@@ -51,6 +53,7 @@ from typing import Any
 
 from packer.anthropic_messages import from_anthropic as from_anthropic  # packer.chat.from_anthropic
 from packer.counters import BPE_ENCODINGS, bpe
+from packer.responses import from_responses as from_responses  # packer.chat.from_responses
 from packer.messages import Message, is_tool_traffic, require_messages
 
 RequestCounter = Callable[[list[Message]], int]
@@ -324,7 +327,8 @@ REPLY_PRIMING = 3
 # The cookbook's function adds the tokens of every value of a message, so it has no rule for a list of tool
 # calls, and OpenAI publishes none for how calls and results are rendered: this estimate refuses them.
 OPENAI_NO_TOOLS = (
-    "openai_chat (the cookbook's estimate) has no published rule for tool calls or results; use mistral_chat"
+    "openai_chat (the cookbook's estimate) has no published rule for tool calls or results; use mistral_chat, or "
+    "openai_request, which reads the rule's 'every value' for them (an estimate)"
 )
 
 
@@ -377,3 +381,62 @@ def chat_counters() -> dict[str, RequestCounter]:
     named = {f"Mistral {version} (exact)": mistral_chat(version) for version in MISTRAL_VERSIONS}
     named |= {f"OpenAI {name} (cookbook estimate)": openai_chat(name) for name in ("cl100k_base", "o200k_base")}
     return named
+
+
+# --- OpenAI with tools: the cookbook's estimate, tool calls, results and definitions counted too ----------------
+
+
+def openai_request(encoding: str, tools: Any = ()) -> RequestCounter:
+    """An estimate (messages -> int) of a Chat Completions request with tool traffic and `tools` (Chat Completions'
+    function definitions), by the cookbook's sections 6 and 7 (packer/openai_request.py says which part is whose)."""
+    from packer.openai_request import TOOL_INIT, require_function_tools
+
+    if not isinstance(encoding, str) or encoding not in TOOL_INIT:
+        raise ValueError(f"encoding must be one of {', '.join(TOOL_INIT)}, got {encoding!r}")
+    checked = require_function_tools(tools)
+    return _openai_request_for(encoding, json.dumps(checked))
+
+
+@functools.cache
+def _openai_request_for(encoding: str, tools_json: str) -> RequestCounter:
+    """One counter per (encoding, tools' JSON), made once so that its identity is stable."""
+    from packer.openai_request import REPLY_PRIMING as PRIMING
+    from packer.openai_request import message_tokens, tools_tokens
+
+    tools = tuple(json.loads(tools_json))
+    tokens = bpe(encoding)
+    fixed: list[int] = []  # the tools' tokens, measured on the first call (bpe loads then)
+
+    def count(messages: list[Message]) -> int:
+        if not fixed:
+            fixed.append(tools_tokens(tools, encoding, tokens))
+        checked = require_messages(messages)
+        return PRIMING + fixed[0] + sum(message_tokens(f"message {i}", m, tokens) for i, m in enumerate(checked))
+
+    count.__name__ = count.__qualname__ = f"count_openai_request_estimate_{encoding}" + ("_with_tools" if tools else "")
+    count.__doc__ = f"OpenAI cookbook's estimate over real {encoding} tokens, tool traffic and definitions included."
+    _LINE_COSTS[id(count)] = (count, tokens)  # a line's cost is its own count, as for openai_chat
+    _BY_TURN[id(count)] = (count, True)  # a sum over messages plus a constant
+    return count
+
+
+def remembered(count: RequestCounter) -> RequestCounter:
+    """The same counter, measuring each distinct request once (remembered by its JSON's SHA-256); made from a counter
+    of this module, it keeps that counter's fast paths (packer.history and packer.request see it as theirs)."""
+    seen: dict[str, int] = {}
+
+    def again(messages: list[Message]) -> int:
+        key = hashlib.sha256(json.dumps(list(messages), sort_keys=True, default=repr).encode()).hexdigest()
+        if key not in seen:
+            seen[key] = count(messages)
+        return seen[key]
+
+    again.__name__ = again.__qualname__ = getattr(count, "__name__", "count")
+    again.__doc__ = getattr(count, "__doc__", None)
+    line_cost = line_cost_of(count)
+    if line_cost is not None:
+        _LINE_COSTS[id(again)] = (again, line_cost)
+    entry = _BY_TURN.get(id(count))
+    if entry is not None and entry[0] is count:
+        _BY_TURN[id(again)] = (again, entry[1])
+    return again

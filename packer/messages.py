@@ -26,6 +26,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from packer.responses_shape import responses_refusal
+
 Message = Mapping[str, Any]
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -61,7 +63,13 @@ def require_messages(messages: Any) -> list[Message]:
     if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, (list, tuple)) or not messages:
         raise ValueError(f"messages must be a non-empty list of messages, got {messages!r:.80}")
     for index, message in enumerate(messages):
-        _require_message(f"message {index}", message)
+        try:
+            _require_message(f"message {index}", message)
+        except ValueError:
+            said = responses_refusal(f"message {index}", message)
+            if said is None:
+                raise
+            raise ValueError(said) from None
     return list(messages)
 
 

@@ -6,8 +6,8 @@ request that asks for the answer): the system prompt, every earlier turn, and th
 `requests` cuts those out of one transcript. A policy trims each request on its own (`trim_each`), or keeps
 state between steps (`trim_rarely`: the hysteresis a watermark gives: keep the same oldest turn until the
 request goes over the limit, then drop whole turns until it fits a lower watermark, so that the requests in
-between only grow at their end). `cache_steps` measures, in Mistral's real token ids, how many leading tokens
-each request shares with the one before it, and what OpenAI's published caching rule for its models before
+between only grow at their end). `cache_steps` measures, in Mistral's real token ids (or any tokenizer's), how many leading
+tokens each request shares with the one before it, and what OpenAI's published caching rule for its models before
 GPT-5.6 (packer.caching.openai_cached_tokens) would give a prompt with that prefix.
 """
 
@@ -95,11 +95,19 @@ class Step(NamedTuple):
     cached: int
 
 
-def cache_steps(sent: Sequence[list[Message]], version: str = "v7", tools: Any = (SEARCH_TOOL,)) -> list[Step]:
-    """Each request's Step, measured on Mistral's token ids (the first request shares nothing)."""
+def cache_steps(
+    sent: Sequence[list[Message]],
+    version: str = "v7",
+    tools: Any = (SEARCH_TOOL,),
+    tokenize: Callable[[list[Message]], Sequence[int]] | None = None,
+) -> list[Step]:
+    """Each request's Step, measured on Mistral's token ids, or on `tokenize`'s (any tokenizer of a whole request:
+    messages -> token ids) when given (the first request shares nothing)."""
+    if tokenize is not None and not callable(tokenize):
+        raise ValueError(f"tokenize must be callable (messages -> token ids), got {type(tokenize).__name__}")
     steps, previous = [], []
     for request in sent:
-        ids = _ids(json.dumps([request, version, list(tools)]))
+        ids = _ids(json.dumps([request, version, list(tools)])) if tokenize is None else list(tokenize(request))
         prefix = common_prefix_length(previous, ids)
         steps.append(Step(searches(request), len(ids), prefix, openai_cached_tokens(prefix, len(ids))))
         previous = ids

@@ -200,3 +200,14 @@ def test_explore_conversation_is_an_explorer_over_the_view():
     assert explorer.values() == {"limit": 5000, "policy": "summary"}
     assert explorer.last.text == conversation_view(5000, "summary").text
     assert list(cv.POLICIES) == list(explorer.controls["policy"].options)
+
+
+def test_cache_steps_takes_any_tokenizer():
+    sent = cv.requests(agent_transcript(3))
+    by_mistral = cv.cache_steps(sent, "v7", ())
+    assert cv.cache_steps(sent, tokenize=lambda request: mistral_ids(request, "v7")) == by_mistral
+    by_characters = cv.cache_steps(sent, tokenize=lambda request: [ord(c) for c in str(request)])
+    assert by_characters[0].prefix == 0 and all(0 < s.prefix < s.tokens for s in by_characters[1:])
+    assert by_characters[1].tokens == len(str(sent[1]))
+    with pytest.raises(ValueError, match="^tokenize must be callable"):
+        cv.cache_steps(sent, tokenize=3)
