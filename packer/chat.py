@@ -51,7 +51,7 @@ from typing import Any
 
 from packer.anthropic_messages import from_anthropic as from_anthropic  # packer.chat.from_anthropic
 from packer.counters import BPE_ENCODINGS, bpe
-from packer.messages import Message, is_tool_traffic, require_messages
+from packer.messages import Message, calls_of, is_tool_traffic, require_messages, sent
 
 RequestCounter = Callable[[list[Message]], int]
 
@@ -156,10 +156,10 @@ def for_mistral(messages: Any) -> list[dict[str, Any]]:
             raise ValueError(f"{where}: key {dropped[0]!r}: mistral-common drops it, so a count would leave it out")
         role = "system" if message["role"] == "developer" else message["role"]
         shaped: dict[str, Any] = {"role": role, "content": _mistral_content(where, message.get("content"))}
-        if "tool_calls" in message:
+        if calls_of(message):
             shaped["tool_calls"] = [
                 {"id": _mapped(where, call["id"], mapped), "type": "function", "function": dict(call["function"])}
-                for call in message["tool_calls"]
+                for call in calls_of(message)
             ]
         if "tool_call_id" in message:
             shaped["tool_call_id"] = _mapped(where, message["tool_call_id"], mapped)
@@ -333,7 +333,9 @@ def _openai_counter(encoding: str) -> RequestCounter:
 def _openai_values(where: str, message: Message) -> list[str]:
     """The texts the cookbook's rule counts in a message: its role, name and content (each text part's text on its
     own: the cookbook has no rule for parts, so this is the nearest); ValueError naming another key or part."""
-    extra = [key for key in message if key not in ("role", "content", "name") and message[key] is not None]
+    extra = [
+        key for key, value in sent(message).items() if key not in ("role", "content", "name") and value is not None
+    ]
     if extra:
         raise ValueError(f"{where}: key {extra[0]!r}: the cookbook's estimate has no rule for it")
     content = message["content"]

@@ -16,6 +16,20 @@ allow: `name` (system, developer, user, assistant), and an assistant's `refusal`
 have, a deprecated `function` message or `function_call`, a call of a custom tool: a ValueError naming the message
 index and the key. Counters may refuse more (a part they cannot count), each saying what and where.
 
+An assistant message may also be a reply as the SDKs dump it (`.model_dump()`, `.model_dump(exclude_none=True)`,
+`.to_dict()`): what a request never carries is read as absent, so that a logged reply goes back in as it is:
+- `annotations`, a reply's URL citations: a field of the response type `ChatCompletionMessage`
+  (openai-python src/openai/types/chat/chat_completion_message.py) that `ChatCompletionAssistantMessageParam`,
+  the request's type, does not have;
+- `provider_specific_fields`, LiteLLM's extras of a reply: a field of LiteLLM's response type `Message`
+  (litellm/types/utils.py), never an OpenAI key;
+- a null `refusal`, `audio`, `function_call` or `tool_calls`: `ChatCompletionMessage` types each `Optional`, and a
+  dump keeps the None (`ChatCompletionAssistantMessageParam` makes the first three optional and nullable);
+- a reply's `audio` with the fields of the response type `ChatCompletionAudio` (`id`, `data`, `expires_at`,
+  `transcript`; chat_completion_audio.py), of which a request sends back the `id`.
+`sent` gives a checked message's keys as a request sends them. A key that neither the request types nor these
+response types have is still a ValueError naming it.
+
 `require_messages` checks a conversation and returns the caller's own message objects, never copies: what a
 packer keeps of a conversation is the caller's messages as given.
 """
@@ -51,6 +65,9 @@ PARTS_OF_ROLE = {
     "assistant": ("text", "refusal"),
     "tool": ("text",),
 }
+RESPONSE_ONLY = ("annotations", "provider_specific_fields")  # a reply's keys no request carries (module doc)
+NULL_AS_ABSENT = ("refusal", "audio", "function_call", "tool_calls")  # Optional in ChatCompletionMessage
+REPLY_AUDIO_KEYS = {"id", "data", "expires_at", "transcript"}  # ChatCompletionAudio, a reply's audio
 CALL_KEYS = ("id", "type", "function")
 FUNCTION_KEYS = ("name", "arguments")
 
@@ -75,29 +92,42 @@ def _require_message(where: str, message: Any) -> None:
         raise ValueError(f"{where}: role 'function' is OpenAI's deprecated shape: send tool messages instead")
     if role not in ROLES:
         raise ValueError(f"{where}: role must be one of {', '.join(ROLES)}, got {role!r}")
+    present = sent(message)
     allowed = MESSAGE_KEYS[role]
-    unknown = sorted((key for key in message if key not in allowed), key=str)
+    unknown = sorted((key for key in present if key not in allowed), key=str)
     if unknown:
         raise ValueError(f"{where}: unknown key {unknown[0]!r} for a {role} message (allowed: {', '.join(allowed)})")
     for key in ("name", "tool_call_id", "refusal"):
-        if key in message and not (key == "refusal" and message[key] is None):
-            require_text(f"{where}: {key}", message[key])
-    if role == "tool" and "tool_call_id" not in message:
+        if key in present:
+            require_text(f"{where}: {key}", present[key])
+    if role == "tool" and "tool_call_id" not in present:
         raise ValueError(f"{where}: missing 'tool_call_id' (a tool message answers one call)")
-    if message.get("function_call") is not None:
+    if "function_call" in present:
         raise ValueError(f"{where}: function_call is OpenAI's deprecated shape: send tool_calls instead")
-    audio = message.get("audio")
-    if audio is not None and not (isinstance(audio, Mapping) and set(audio) == {"id"}):
+    audio = present.get("audio")
+    if audio is not None and not (isinstance(audio, Mapping) and set(audio) in ({"id"}, REPLY_AUDIO_KEYS)):
         raise ValueError(f"{where}: audio must be null or {{'id': ...}}, got {audio!r:.80}")
-    if "tool_calls" in message:
-        _require_tool_calls(where, message["tool_calls"])
-    if role == "assistant" and message.get("content") is None:
-        if "tool_calls" not in message:
+    if "tool_calls" in present:
+        _require_tool_calls(where, present["tool_calls"])
+    if role == "assistant" and present.get("content") is None:
+        if "tool_calls" not in present:
             raise ValueError(f"{where}: content may be null or absent only beside tool_calls")
         return
-    if "content" not in message:
+    if "content" not in present:
         raise ValueError(f"{where}: missing 'content'")
-    _require_content(f"{where}: content", message["content"], PARTS_OF_ROLE[role])
+    _require_content(f"{where}: content", present["content"], PARTS_OF_ROLE[role])
+
+
+def sent(message: Message) -> dict[str, Any]:
+    """A message's keys as a request sends them: an assistant's response-only keys and its nulls that a reply's dump
+    keeps (module doc) left out."""
+    if message.get("role") != "assistant":
+        return dict(message)
+    return {
+        key: value
+        for key, value in message.items()
+        if key not in RESPONSE_ONLY and not (value is None and key in NULL_AS_ABSENT)
+    }
 
 
 def _require_content(what: str, content: Any, kinds: tuple[str, ...]) -> None:
@@ -177,9 +207,9 @@ def content_text(message: Message) -> str:
 
 def is_tool_traffic(message: Message) -> bool:
     """Whether a checked message is a tool call or a tool result."""
-    return message["role"] == "tool" or "tool_calls" in message
+    return message["role"] == "tool" or bool(calls_of(message))
 
 
 def calls_of(message: Message) -> list[Mapping[str, Any]]:
-    """A checked message's tool calls ([] for none)."""
-    return list(message.get("tool_calls", ()))
+    """A checked message's tool calls ([] for none, a null `tool_calls` included)."""
+    return list(message.get("tool_calls") or ())

@@ -469,7 +469,10 @@ BAD_TOOL_MESSAGES = [
         "message 0: unknown key 'name' for a tool",
     ),
     ([{"role": "assistant", "content": None, "tool_calls": []}], "message 0: tool_calls must be a non-empty list"),
-    ([{"role": "assistant", "content": None, "tool_calls": None}], "message 0: tool_calls must be a non-empty list"),
+    (  # a reply's null tool_calls is read as absent (packer/messages.py), which leaves null content alone
+        [{"role": "assistant", "content": None, "tool_calls": None}],
+        "message 0: content may be null or absent only beside tool_calls",
+    ),
     ([{"role": "assistant", "content": "", "tool_calls": "search"}], "message 0: tool_calls must be a non-empty list"),
     ([assistant_calls("search")], "message 0: tool call 0: expected a dict with id, type, function, got str"),
     ([assistant_calls({"id": "a", "name": "s", "arguments": "{}"})], "message 0: tool call 0: type must be 'function'"),
