@@ -213,6 +213,38 @@ NO_TOOL_TRAFFIC = {
 }
 
 
+def require_mistral_order(messages: list[Message]) -> None:
+    """ValueError naming the message and what to do, for each order of roles mistral-common's validator refuses in
+    every mode (`_validate_message_order`, `_validate_tool_calls_followed_by_tool_messages` and
+    `_validate_last_message` in protocol/instruct/validator.py), before it refuses with no message index."""
+    waiting = 0  # results still due to the last message with calls
+    for index, message in enumerate(messages):
+        role, previous = message["role"], messages[index - 1]["role"] if index else None
+        if role == "tool" and previous not in ("assistant", "tool"):
+            raise ValueError(
+                f"message {index}: a tool result right after a {previous} message, which Mistral's templates refuse "
+                "(a result follows its call or another result): move it right after its call"
+            )
+        if previous == "tool" and role not in ("assistant", "tool"):
+            raise ValueError(
+                f"message {index}: a {role} message right after a tool result, which Mistral's templates refuse "
+                f"(the assistant answers the results first): add the assistant's reply before it, or count the "
+                f"request up to message {index - 1}"
+            )
+        if role == "assistant" and waiting > 0:
+            raise ValueError(
+                f"message {index}: an assistant message before the results of the calls of an earlier one, which "
+                "Mistral's templates refuse: put each call's results right after it"
+            )
+        waiting = len(calls_of(message)) if role == "assistant" else waiting - (role == "tool")
+    if messages[-1]["role"] == "assistant":
+        raise ValueError(
+            f"message {len(messages) - 1}: the request ends on the assistant's message, and Mistral's templates "
+            "render a request for the next reply (ending on a user message or a tool result): count the request "
+            "that got this reply (the messages before it), or add the next user message"
+        )
+
+
 def _encode(version: str, messages: Any, tools: tuple[Any, ...], counted: bool = False) -> Any:
     """mistral-common's tokenized request; its refusals (say, a last message that is not the user's) as ValueError.
     `counted`: refuse, as the counter does, tool traffic the template would leave out."""
@@ -220,6 +252,7 @@ def _encode(version: str, messages: Any, tools: tuple[Any, ...], counted: bool =
     if counted and version in NO_TOOL_TRAFFIC:
         refuse_tool_traffic(checked, NO_TOOL_TRAFFIC[version])
     request = _mistral_request(checked, tools)
+    require_mistral_order(checked)
     tokenizer = _mistral(version)
     try:
         return tokenizer.encode_chat_completion(request)

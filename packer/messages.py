@@ -11,7 +11,8 @@ https://platform.openai.com/docs/api-reference/chat/create). Every function that
 
 `content` is a str or a list of parts: text parts `{"type": "text", "text": ...}` for every role, and besides them
 image, audio and file parts in a user's message and refusal parts in an assistant's; an assistant's content may be
-null (None) or absent beside its `tool_calls`. A call's `arguments` is JSON text. The other keys the SDK's types
+null (None) or absent beside its `tool_calls` (or a reply's `refusal` or `audio`, which a reply of either has
+instead of content: `ChatCompletionMessage`). A call's `arguments` is JSON text. The other keys the SDK's types
 allow: `name` (system, developer, user, assistant), and an assistant's `refusal` and `audio`. A key the types do not
 have, a deprecated `function` message or `function_call`, a call of a custom tool: a ValueError naming the message
 index and the key. Counters may refuse more (a part they cannot count), each saying what and where.
@@ -29,6 +30,14 @@ An assistant message may also be a reply as the SDKs dump it (`.model_dump()`, `
   `transcript`; chat_completion_audio.py), of which a request sends back the `id`.
 `sent` gives a checked message's keys as a request sends them. A key that neither the request types nor these
 response types have is still a ValueError naming it.
+
+The APIs' rule for tool calls, which `require_calls_answered` holds a conversation to: a message with tool calls
+is followed by the tool messages answering them before any other message. OpenAI answers 400 "An assistant message
+with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"; Anthropic wants each
+tool_result in the very next user message (https://platform.claude.com/docs/en/agents-and-tools/tool-use/
+handle-tool-calls); mistral-common's validator raises "Not the same number of function calls and responses" for an
+assistant message before the results (`_validate_tool_calls_followed_by_tool_messages`, protocol/instruct/
+validator.py, in every validation mode).
 
 `require_messages` checks a conversation and returns the caller's own message objects, never copies: what a
 packer keeps of a conversation is the caller's messages as given.
@@ -110,8 +119,8 @@ def _require_message(where: str, message: Any) -> None:
     if "tool_calls" in present:
         _require_tool_calls(where, present["tool_calls"])
     if role == "assistant" and present.get("content") is None:
-        if "tool_calls" not in present:
-            raise ValueError(f"{where}: content may be null or absent only beside tool_calls")
+        if not any(key in present for key in ("tool_calls", "refusal", "audio")):
+            raise ValueError(f"{where}: content may be null or absent only beside tool_calls, a refusal or audio")
         return
     if "content" not in present:
         raise ValueError(f"{where}: missing 'content'")
@@ -213,3 +222,26 @@ def is_tool_traffic(message: Message) -> bool:
 def calls_of(message: Message) -> list[Mapping[str, Any]]:
     """A checked message's tool calls ([] for none, a null `tool_calls` included)."""
     return list(message.get("tool_calls") or ())
+
+
+def require_calls_answered(messages: list[Message]) -> None:
+    """ValueError naming the first call whose results do not all come right after it, and the message that came
+    instead (module doc); calls still awaited at the end are left to the caller."""
+    waiting: dict[str, int] = {}  # call id -> the index of the message that made it
+    for index, message in enumerate(messages):
+        if message["role"] == "tool":
+            waiting.pop(message["tool_call_id"], None)
+            continue
+        if waiting:
+            raise unanswered(index, message["role"], waiting)
+        waiting = {call["id"]: index for call in calls_of(message)}
+
+
+def unanswered(index: int, role: str, waiting: Mapping[str, int]) -> ValueError:
+    """The error for message `index`, of `role`, coming while the calls `waiting` (id -> index of the message that
+    made it) still await their results: it names the first of them."""
+    call_id, at = next(iter(waiting.items()))
+    return ValueError(
+        f"message {index}: tool call {call_id!r} of message {at} has no result before this {role} message: the APIs "
+        "want every call's results right after it; add its result there or drop the call"
+    )

@@ -183,18 +183,6 @@ def test_an_unknown_template_version_is_refused(version):
         mistral_text(CONVERSATION, version)
 
 
-@pytest.mark.parametrize(
-    "messages",
-    [
-        [{"role": "assistant", "content": "x"}],  # a conversation cannot open with the assistant
-        [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}],  # nor end with it
-    ],
-)
-def test_a_request_the_template_cannot_render_is_a_value_error(messages):
-    with pytest.raises(ValueError, match="messages: the v7 template cannot render this request"):
-        mistral_chat("v7")(messages)
-
-
 # --- both kinds: one contract -------------------------------------------------------------------------
 
 BAD_MESSAGES = [
@@ -382,7 +370,7 @@ def test_openais_estimate_has_no_rule_for_tool_traffic_and_refuses_it_naming_the
 def test_mistral_common_refuses_a_tool_result_with_no_call_before_it():
     orphan = [{"role": "user", "content": "Hi"}, RESULT]
     for version in ("v3", "v7"):
-        with pytest.raises(ValueError, match="Unexpected role 'tool' after role 'user'"):
+        with pytest.raises(ValueError, match="message 1: a tool result right after a user message"):
             mistral_chat(version)(orphan)
 
 
@@ -593,3 +581,28 @@ def test_every_shipped_counter_adds_up_by_turn_but_v1_with_a_system_prompt():
     assert adds_up_by_turn(mistral_chat("v7", tools=[SEARCH_TOOL]), system=True)
     assert not adds_up_by_turn(lambda messages: mistral_chat("v7")(messages), system=False)
     assert not adds_up_by_turn(mistral_chat("v7").__call__, system=False)
+
+
+@pytest.mark.parametrize(
+    ("messages", "error"),
+    [
+        ([{"role": "assistant", "content": "x"}], "message 0: the request ends on the assistant's message"),
+        (  # a log as kept, ending on the answer: the request that got it is the one to count
+            [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}],
+            r"message 1: the request ends on the assistant's message.*count the request that got this reply",
+        ),
+        (  # Anthropic's "tool_result, then text" in one user message, or an interrupted tool loop
+            [*TOOL_CONVERSATION[:4], {"role": "user", "content": "Also, thanks!"}],
+            r"message 4: a user message right after a tool result.*add the assistant's reply before it",
+        ),
+        (
+            [TOOL_CONVERSATION[1], CALL, {**CALL, "tool_calls": [function_call("bbbbbbbb2")]}, RESULT],
+            r"message 2: an assistant message before the results of the calls of an earlier one",
+        ),
+        ([TOOL_CONVERSATION[0], RESULT], r"message 1: a tool result right after a system message"),
+    ],
+)
+def test_a_request_the_template_cannot_render_is_a_value_error_naming_the_message_and_what_to_do(messages, error):
+    for version in ("v3", "v7"):
+        with pytest.raises(ValueError, match=error):
+            mistral_chat(version)(messages)
