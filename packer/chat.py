@@ -33,7 +33,10 @@ count of less than the application sends. Mistral's v3 and v7 templates render c
 mistral-common refuses tool messages under v1, and v2 drops every call and result before the last user message,
 so `mistral_chat` refuses them for v1 and v2. `openai_chat` also takes a "name", and refuses tool traffic (see
 it). `from_anthropic` (packer/anthropic_messages.py) turns a conversation in Anthropic's Messages shape into this
-one. Loading a tokenizer happens on a counter's first call, never on `import packer`.
+one. An order of roles mistral-common's validator refuses (a log ending on the assistant's answer, a user message
+right after a tool result) is a ValueError naming the message and what to do (`require_mistral_order`), where
+mistral-common's own error names none. Loading a tokenizer happens on a counter's first call, never on
+`import packer`.
 
 Each counter also knows, exactly, how many tokens one more source line adds to the user's prompt at one
 of its line seams (see `line_cost_of` and packer/request.py), which lets pack_request skip re-measuring.
@@ -221,9 +224,10 @@ def require_mistral_order(messages: list[Message]) -> None:
     for index, message in enumerate(messages):
         role, previous = message["role"], messages[index - 1]["role"] if index else None
         if role == "tool" and previous not in ("assistant", "tool"):
+            place = f"right after a {previous} message" if previous else "first"
             raise ValueError(
-                f"message {index}: a tool result right after a {previous} message, which Mistral's templates refuse "
-                "(a result follows its call or another result): move it right after its call"
+                f"message {index}: a tool result {place}, which Mistral's templates refuse (a result follows its "
+                "call or another result): move it right after its call"
             )
         if previous == "tool" and role not in ("assistant", "tool"):
             raise ValueError(

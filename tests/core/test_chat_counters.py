@@ -600,6 +600,17 @@ def test_every_shipped_counter_adds_up_by_turn_but_v1_with_a_system_prompt():
             r"message 2: an assistant message before the results of the calls of an earlier one",
         ),
         ([TOOL_CONVERSATION[0], RESULT], r"message 1: a tool result right after a system message"),
+        ([RESULT, TOOL_CONVERSATION[1]], r"message 0: a tool result first, which Mistral's templates refuse"),
+        (  # one call of two answered: the reply comes too early
+            [
+                TOOL_CONVERSATION[1],
+                {**CALL, "tool_calls": [function_call("aaaaaaaa1"), function_call("aaaaaaaa2")]},
+                {**RESULT, "tool_call_id": "aaaaaaaa1"},
+                {"role": "assistant", "content": "Done."},
+                TOOL_CONVERSATION[1],
+            ],
+            r"message 3: an assistant message before the results of the calls of an earlier one",
+        ),
     ],
 )
 def test_a_request_the_template_cannot_render_is_a_value_error_naming_the_message_and_what_to_do(messages, error):
