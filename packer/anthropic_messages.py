@@ -77,7 +77,7 @@ def from_anthropic(system: Any, messages: Any) -> list[Message]:
     loop = _ongoing_loop(turns)
     for number, (role, blocks, content) in enumerate(turns):
         if role == "assistant":
-            out.append(_assistant(blocks, content, in_loop=number >= loop))
+            out.append(_assistant(blocks, content, in_loop=number in loop))
         else:
             out += _user(blocks, content)
     return require_messages(out)
@@ -112,16 +112,18 @@ def _merged(messages: list[tuple[str, list[Block], Any]]) -> list[tuple[str, lis
     return turns
 
 
-def _ongoing_loop(turns: list[tuple[str, list[Block], Any]]) -> int:
-    """The index of the first turn of an ongoing tool loop (after the last user turn that is not results alone),
-    or len(turns) when the conversation does not end on tool results."""
-    results_only = [
-        role == "user" and all(block["type"] == "tool_result" for _, block in blocks) for role, blocks, _ in turns
-    ]
-    if not results_only[-1]:
-        return len(turns)
-    last_user = max((n for n, (role, _, _) in enumerate(turns) if role == "user" and not results_only[n]), default=-1)
-    return last_user + 1
+def _ongoing_loop(turns: list[tuple[str, list[Block], Any]]) -> set[int]:
+    """The numbers of the assistant turns of an ongoing tool loop: when the conversation ends on tool results,
+    those after the last user turn that is not tool results alone (none when it ends on the assistant)."""
+    if turns[-1][0] == "assistant":
+        return set()
+    loop: set[int] = set()
+    for number, (role, blocks, _) in reversed(list(enumerate(turns))):
+        if role == "assistant":
+            loop.add(number)
+        elif not all(block["type"] == "tool_result" for _, block in blocks):
+            break
+    return loop
 
 
 def _as_dict(where: str, value: Any) -> Mapping[str, Any]:
@@ -155,7 +157,7 @@ def _block(where: str, value: Any, role: str) -> Mapping[str, Any]:
             raise ValueError(f"{where}: input must be a dict of the call's arguments, got {block.get('input')!r:.80}")
     elif kind == "tool_result":
         require_text(f"{where}: tool_use_id", block.get("tool_use_id"))
-        if not isinstance(block.get("is_error", False), bool):
+        if "is_error" in block and not isinstance(block["is_error"], bool):
             raise ValueError(f"{where}: is_error must be true or false, got {block['is_error']!r:.80}")
         return {**block, "content": _text(f"{where}: content", block.get("content", ""), "result")}
     else:

@@ -148,6 +148,17 @@ def test_a_loop_of_several_calls_since_the_last_question_keeps_each_of_its_think
         from_anthropic(None, messages)
 
 
+def test_a_loop_with_no_question_before_it_is_ongoing_from_the_first_message_and_a_reply_ends_it():
+    opening = [
+        reply(thinking("Start with a search."), use("toolu_05", "q")),
+        {"role": "user", "content": [result("toolu_05", "r")]},
+    ]
+    with pytest.raises(ValueError, match=r"message 0: block 0: a thinking block in an ongoing tool loop"):
+        from_anthropic(None, opening)
+    answered = [*opening, reply(anthropic_types.TextBlock(type="text", text="Done."))]
+    assert [m["role"] for m in from_anthropic(None, answered)] == ["assistant", "tool", "assistant"]
+
+
 def test_consecutive_messages_of_one_role_are_merged_as_the_api_merges_them():
     messages = [
         {"role": "user", "content": "First question."},
@@ -210,6 +221,7 @@ BAD = [
         "source: type must be base64 or url",
     ),
     ([{"role": "user", "content": [result("t", "boom", is_error="yes")]}], "message 0: block 0: is_error must be true"),
+    ([{"role": "user", "content": [result("t", [])]}], "message 0: block 0: content must be a str or a non-empty list"),
     (
         [{"role": "user", "content": "q"}, {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm"}]}],
         "message 1: block 0: signature must be a str",

@@ -115,6 +115,7 @@ def test_a_replys_audio_is_taken_with_the_response_types_fields_and_refused_by_a
     )
     messages = [{"role": "user", "content": "Say hello."}, {**audio, "content": "Hello."}]
     assert require_messages(messages)[1]["audio"]["transcript"] == "Hello."
+    assert "content" not in audio and require_messages([messages[0], audio])[1] is audio, "audio instead of content"
     assert require_messages([{"role": "assistant", "content": "x", "audio": {"id": "a"}}])
     with pytest.raises(ValueError, match="message 1: key 'audio': mistral-common drops it"):
         mistral_chat("v7")([*messages, {"role": "user", "content": "Again."}])
