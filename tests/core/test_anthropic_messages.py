@@ -3,19 +3,19 @@
 An extended-thinking agent's transcript (thinking and redacted_thinking blocks, tool_use blocks with `caller`, an
 error result, an image, consecutive user messages, cache marks) goes in; what becomes of each block is what
 packer/anthropic_messages.py's docstring says, with Anthropic's documentation as its source; what OpenAI's shape
-cannot hold is a ValueError naming the message and block. Counts are mistral-common's own encoder's.
+cannot hold is a ValueError naming the message and block. tests/core/test_logged_counts.py counts them with
+mistral-common's own encoder.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from packer.chat import from_anthropic, mistral_call_id, mistral_chat
+from packer.chat import from_anthropic
 from packer.history import group_turns
 from tests.core.sdk_types import assert_anthropic_messages, assert_openai_messages
 
 anthropic_types = pytest.importorskip("anthropic.types", reason="the anthropic SDK is in the contributor set")
-pytest.importorskip("mistral_common", reason="mistral-common (Mistral's templates) is not installed: run `make venv`")
 
 SIGNATURE = "EqQBCkgIARABGAIiQL8"  # a thinking block's signature: opaque to everyone but Anthropic's API
 
@@ -60,29 +60,6 @@ def thinking_agent() -> list[dict]:
     ]
 
 
-def mistral_counts(messages) -> int:
-    """mistral-common's own count of a conversation built from its own protocol classes (ids mapped as the
-    counters map them), through its own encoder."""
-    from mistral_common.protocol.instruct.messages import AssistantMessage, ToolMessage, UserMessage
-    from mistral_common.protocol.instruct.request import ChatCompletionRequest
-    from mistral_common.protocol.instruct.tool_calls import FunctionCall, ToolCall
-    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
-
-    built = []
-    for role, *rest in messages:
-        if role == "user":
-            built.append(UserMessage(content=rest[0]))
-        elif role == "tool":
-            built.append(ToolMessage(tool_call_id=mistral_call_id(rest[0]), content=rest[1]))
-        elif rest[0] is None or isinstance(rest[0], str):
-            built.append(AssistantMessage(content=rest[0]))
-        else:
-            call_id, name, arguments = rest[0]
-            call = ToolCall(id=mistral_call_id(call_id), function=FunctionCall(name=name, arguments=arguments))
-            built.append(AssistantMessage(content=None, tool_calls=[call]))
-    return len(MistralTokenizer.v7().encode_chat_completion(ChatCompletionRequest(messages=built)).tokens)
-
-
 def test_an_extended_thinking_agents_transcript_goes_in_its_thinking_of_earlier_turns_left_out():
     messages = thinking_agent()
     dumped_without_nulls = [
@@ -114,18 +91,6 @@ def test_an_extended_thinking_agents_transcript_goes_in_its_thinking_of_earlier_
         "content": "search timed out after 10 s",
     }, "an error result is the text the model reads"
     assert len(group_turns(converted)[1]) == 2
-    expected = [
-        ("user", "What is a generator?"),
-        ("assistant", ("toolu_01NRLabsLyVHZPKxbKvkfSMn", "search", '{"query": "generator"}')),
-        ("tool", "toolu_01NRLabsLyVHZPKxbKvkfSMn", "[python-docs-3] yields values"),
-        ("assistant", "It yields [python-docs-3]."),
-        ("user", "And send()?"),
-        ("assistant", ("toolu_01EKqbqmZrGRXy18eN7m9kvY", "search", '{"query": "send"}')),
-        ("tool", "toolu_01EKqbqmZrGRXy18eN7m9kvY", "search timed out after 10 s"),
-        ("assistant", "The search failed; send() resumes it with a value."),
-    ]
-    ends_on_user = [*converted, {"role": "user", "content": "Thanks."}]
-    assert mistral_chat("v7")(ends_on_user) == mistral_counts([*expected, ("user", "Thanks.")])
 
 
 def test_thinking_in_an_ongoing_tool_loop_counts_as_input_so_it_is_refused_naming_the_block():
@@ -197,8 +162,6 @@ def test_images_become_openais_image_parts_and_a_text_counter_refuses_them_namin
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
         {"type": "image_url", "image_url": {"url": "https://example.org/a.png"}},
     ]
-    with pytest.raises(ValueError, match=r"message 0: content part 1: type 'image_url': mistral_chat counts text only"):
-        mistral_chat("v7")(converted)
 
 
 BAD = [

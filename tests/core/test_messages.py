@@ -3,8 +3,8 @@
 A Chat Completions reply's message, built with the `openai` SDK's own types and dumped the three ways apps dump it
 (`.model_dump()`, `.model_dump(exclude_none=True)`, `.to_dict()`), is taken as the request it goes back in as: its
 response-only `annotations` and its nulls read as absent, counted as mistral-common counts the request without
-them; so are LiteLLM's and LangChain's recorded conversations (tests/core/fixtures). A key that neither the request
-nor the response types have is still refused by name.
+them (tests/core/test_logged_counts.py counts them); so are LiteLLM's and LangChain's recorded conversations
+(tests/core/fixtures). A key that neither the request nor the response types have is still refused by name.
 """
 
 from __future__ import annotations
@@ -14,13 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from packer.chat import mistral_chat, openai_chat
 from packer.history import group_turns
 from packer.messages import calls_of, is_tool_traffic, require_calls_answered, require_messages, sent
 from tests.core.sdk_types import assert_openai_messages
 
 chat_types = pytest.importorskip("openai.types.chat", reason="the openai SDK is in the contributor set")
-pytest.importorskip("mistral_common", reason="mistral-common (Mistral's templates) is not installed: run `make venv`")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CALL = {"id": "call_NKpApJybW1MzOjZO2FzwYw0d", "type": "function", "function": {"name": "search", "arguments": "{}"}}
@@ -76,9 +74,6 @@ def test_a_replys_dump_goes_back_in_and_counts_as_the_request_without_its_respon
     )
     assert_openai_messages(request)
     assert [without_null_content(sent(message)) for message in given] == [without_null_content(m) for m in request]
-    v7 = mistral_chat("v7")
-    assert v7(given) == v7(request)
-    assert openai_chat("o200k_base")(given[3:]) == openai_chat("o200k_base")(request[3:])
 
 
 def test_a_reply_with_a_null_tool_calls_is_no_tool_traffic():
@@ -117,8 +112,6 @@ def test_a_replys_audio_is_taken_with_the_response_types_fields_and_refused_by_a
     assert require_messages(messages)[1]["audio"]["transcript"] == "Hello."
     assert "content" not in audio and require_messages([messages[0], audio])[1] is audio, "audio instead of content"
     assert require_messages([{"role": "assistant", "content": "x", "audio": {"id": "a"}}])
-    with pytest.raises(ValueError, match="message 1: key 'audio': mistral-common drops it"):
-        mistral_chat("v7")([*messages, {"role": "user", "content": "Again."}])
 
 
 BAD = [
@@ -146,10 +139,6 @@ def test_a_key_neither_the_request_nor_the_response_types_have_is_refused_by_nam
 def test_a_refusal_is_text_a_request_may_send_back():
     refused = completion_message(content=None, refusal="I can't help with that.").model_dump(exclude_none=True)
     assert require_messages([{"role": "user", "content": "x"}, refused])[1]["refusal"] == "I can't help with that."
-    with pytest.raises(ValueError, match="message 1: key 'refusal': mistral-common drops it"):
-        mistral_chat("v7")(
-            [{"role": "user", "content": "x"}, {**refused, "content": "no"}, {"role": "user", "content": "y"}]
-        )
 
 
 def recorded(name: str) -> dict[str, list[dict]]:
@@ -163,21 +152,17 @@ def test_litellms_replies_go_in_and_count_as_their_requests(name):
     request = [sent(message) for message in require_messages(messages)]
     assert_openai_messages(request)
     assert all("provider_specific_fields" not in m and m.get("tool_calls", 1) is not None for m in request)
-    assert mistral_chat("v7")(messages) == mistral_chat("v7")(request)
     assert len(group_turns(messages)[1]) == 2
 
 
 def test_langchains_conversations_go_in_and_its_user_text_before_the_results_is_refused_naming_the_call():
     conversations = recorded("langchain")
     assert_openai_messages(conversations["tool_loop"])
-    assert mistral_chat("v7")(conversations["tool_loop"]) > 0
     out_of_order = conversations["anthropic_text_after_results"]
     assert_openai_messages(out_of_order)
     error = r"message 2: tool call 'toolu_01NRLabsLyVHZPKxbKvkfSMn' of message 1 has no result before this user"
     with pytest.raises(ValueError, match=error):
         group_turns(out_of_order)
-    with pytest.raises(ValueError, match="message 3: a tool result right after a user message, which Mistral's"):
-        mistral_chat("v7")(out_of_order)
 
 
 # --- the APIs' rule: a call's results right after it ------------------------------------------------------------
