@@ -166,6 +166,10 @@ def test_images_become_openais_image_parts_and_a_text_counter_refuses_them_namin
 
 BAD = [
     (["not a message"], "message 0: expected a dict, got str"),
+    (  # a whole reply object's dump: the first of its extra keys named
+        [{"role": "assistant", "content": "x", "id": "msg_01", "model": "claude", "type": "message"}],
+        "message 0: unknown key 'id'",
+    ),
     ([{"role": "user", "content": 5}], "message 0: content must be a str or a non-empty list of blocks, got 5"),
     (
         [{"role": "user", "content": [{"type": "image", "source": {"type": "file", "file_id": "file_01"}}]}],
