@@ -131,7 +131,7 @@ def _as_dict(where: str, value: Any) -> Mapping[str, Any]:
     if isinstance(value, Mapping):
         return value
     if hasattr(value, "model_dump"):
-        return value.model_dump(exclude_none=True)
+        return value.model_dump()  # its nulls are read as absent by _block
     raise ValueError(f"{where}: expected a dict, got {type(value).__name__}")
 
 

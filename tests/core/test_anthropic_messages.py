@@ -124,6 +124,20 @@ def test_a_loop_with_no_question_before_it_is_ongoing_from_the_first_message_and
     assert [m["role"] for m in from_anthropic(None, answered)] == ["assistant", "tool", "assistant"]
 
 
+def test_text_around_results_stays_in_its_place_and_the_first_of_two_unknown_block_keys_is_named():
+    res = result("toolu_06", "r")
+    around = from_anthropic(
+        None, [{"role": "user", "content": [{"type": "text", "text": "a"}, res, {"type": "text", "text": "b"}]}]
+    )
+    assert [m["role"] for m in around] == ["user", "tool", "user"]
+    after = from_anthropic(
+        None, [{"role": "user", "content": [res, {"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]
+    )
+    assert after[1] == {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}
+    with pytest.raises(ValueError, match="message 0: block 0: unknown key 'a' in a text block"):
+        from_anthropic(None, [{"role": "user", "content": [{"type": "text", "text": "x", "a": 1, "b": 2}]}])
+
+
 def test_consecutive_messages_of_one_role_are_merged_as_the_api_merges_them():
     messages = [
         {"role": "user", "content": "First question."},
