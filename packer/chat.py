@@ -35,7 +35,11 @@ so `mistral_chat` refuses them for v1 and v2. `openai_chat` also takes a "name",
 it); `openai_request(encoding, tools)` counts tool calls, results and definitions too, by the cookbook's section 7
 and this workbook's reading of its section 6 (packer/openai_request.py), an estimate all the same.
 `from_anthropic` (packer/anthropic_messages.py) turns a conversation in Anthropic's Messages shape into this
-one, `from_responses` (packer/responses.py) a list of OpenAI's Responses API items. Loading a tokenizer happens on a counter's first call, never on `import packer`.
+one, `from_responses` (packer/responses.py) a list of OpenAI's Responses API items. An order of roles
+mistral-common's validator refuses (a log ending on the assistant's answer, a user message right after a
+tool result) is a ValueError naming the message and what to do (`require_mistral_order`), where
+mistral-common's own error names none. Loading a tokenizer happens on a counter's first call, never on
+`import packer`.
 
 Each counter also knows, exactly, how many tokens one more source line adds to the user's prompt at one
 of its line seams (see `line_cost_of` and packer/request.py), which lets pack_request skip re-measuring.
@@ -53,8 +57,8 @@ from typing import Any
 
 from packer.anthropic_messages import from_anthropic as from_anthropic  # packer.chat.from_anthropic
 from packer.counters import BPE_ENCODINGS, bpe
+from packer.messages import Message, calls_of, is_tool_traffic, require_messages, sent
 from packer.responses import from_responses as from_responses  # packer.chat.from_responses
-from packer.messages import Message, is_tool_traffic, require_messages
 
 RequestCounter = Callable[[list[Message]], int]
 
@@ -159,10 +163,10 @@ def for_mistral(messages: Any) -> list[dict[str, Any]]:
             raise ValueError(f"{where}: key {dropped[0]!r}: mistral-common drops it, so a count would leave it out")
         role = "system" if message["role"] == "developer" else message["role"]
         shaped: dict[str, Any] = {"role": role, "content": _mistral_content(where, message.get("content"))}
-        if "tool_calls" in message:
+        if calls_of(message):
             shaped["tool_calls"] = [
                 {"id": _mapped(where, call["id"], mapped), "type": "function", "function": dict(call["function"])}
-                for call in message["tool_calls"]
+                for call in calls_of(message)
             ]
         if "tool_call_id" in message:
             shaped["tool_call_id"] = _mapped(where, message["tool_call_id"], mapped)
@@ -216,6 +220,39 @@ NO_TOOL_TRAFFIC = {
 }
 
 
+def require_mistral_order(messages: list[Message]) -> None:
+    """ValueError naming the message and what to do, for each order of roles mistral-common's validator refuses in
+    every mode (`_validate_message_order`, `_validate_tool_calls_followed_by_tool_messages` and
+    `_validate_last_message` in protocol/instruct/validator.py), before it refuses with no message index."""
+    waiting = 0  # results still due to the last message with calls
+    for index, message in enumerate(messages):
+        role, previous = message["role"], messages[index - 1]["role"] if index else None
+        if role == "tool" and previous not in ("assistant", "tool"):
+            place = f"right after a {previous} message" if previous else "first"
+            raise ValueError(
+                f"message {index}: a tool result {place}, which Mistral's templates refuse (a result follows its "
+                "call or another result): move it right after its call"
+            )
+        if previous == "tool" and role not in ("assistant", "tool"):
+            raise ValueError(
+                f"message {index}: a {role} message right after a tool result, which Mistral's templates refuse "
+                f"(the assistant answers the results first): add the assistant's reply before it, or count the "
+                f"request up to message {index - 1}"
+            )
+        if role == "assistant" and waiting > 0:
+            raise ValueError(
+                f"message {index}: an assistant message before the results of the calls of an earlier one, which "
+                "Mistral's templates refuse: put each call's results right after it"
+            )
+        waiting = len(calls_of(message)) if role == "assistant" else waiting - (role == "tool")
+    if messages[-1]["role"] == "assistant":
+        raise ValueError(
+            f"message {len(messages) - 1}: the request ends on the assistant's message, and Mistral's templates "
+            "render a request for the next reply (ending on a user message or a tool result): count the request "
+            "that got this reply (the messages before it), or add the next user message"
+        )
+
+
 def _encode(version: str, messages: Any, tools: tuple[Any, ...], counted: bool = False) -> Any:
     """mistral-common's tokenized request; its refusals (say, a last message that is not the user's) as ValueError.
     `counted`: refuse, as the counter does, tool traffic the template would leave out."""
@@ -223,6 +260,7 @@ def _encode(version: str, messages: Any, tools: tuple[Any, ...], counted: bool =
     if counted and version in NO_TOOL_TRAFFIC:
         refuse_tool_traffic(checked, NO_TOOL_TRAFFIC[version])
     request = _mistral_request(checked, tools)
+    require_mistral_order(checked)
     tokenizer = _mistral(version)
     try:
         return tokenizer.encode_chat_completion(request)
@@ -363,7 +401,9 @@ def _openai_counter(encoding: str) -> RequestCounter:
 def _openai_values(where: str, message: Message) -> list[str]:
     """The texts the cookbook's rule counts in a message: its role, name and content (each text part's text on its
     own: the cookbook has no rule for parts, so this is the nearest); ValueError naming another key or part."""
-    extra = [key for key in message if key not in ("role", "content", "name") and message[key] is not None]
+    extra = [
+        key for key, value in sent(message).items() if key not in ("role", "content", "name") and value is not None
+    ]
     if extra:
         raise ValueError(f"{where}: key {extra[0]!r}: the cookbook's estimate has no rule for it")
     content = message["content"]

@@ -16,9 +16,11 @@ The rules group_turns holds a conversation to (each break is a ValueError naming
   tokenizer, validating in the ValidationMode.test that MistralTokenizer.v7() loads and packer.chat counts
   with, refuses only a result right after a user message and compares no ids; only the validator of its v13
   tokenizers compares them);
-- every call gets its result in its own turn: a dangling call is refused (in ValidationMode.test
-  mistral-common encodes a call left without its result, followed by a user turn, without complaint;
-  ValidationMode.serving refuses it; lesson 09 shows both);
+- every call's results come right after it, before any other message (the APIs' rule, packer/messages.py's
+  `require_calls_answered`: OpenAI answers 400, Anthropic wants the results in the very next user message, and
+  mistral-common refuses an assistant message before them), and a call left without its result at the end is
+  refused too (in ValidationMode.test mistral-common encodes a call left without its result, followed by a user
+  turn, without complaint; ValidationMode.serving refuses it; lesson 09 shows both);
 - a call id appears once per turn.
 
 What pack_history returns (a History): `kept`, the request to send, the system message (if any) and the kept
@@ -65,7 +67,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from packer.chat import adds_up_by_turn
-from packer.messages import SYSTEM_ROLES, Message, calls_of, require_messages
+from packer.messages import SYSTEM_ROLES, Message, calls_of, require_messages, unanswered
 from packer.validation import require_count
 
 RequestCounter = Callable[[list[Message]], int]
@@ -91,12 +93,13 @@ def group_turns(messages: Any) -> tuple[list[Message], list[list[Message]]]:
     called: set[str] = set()  # the call ids of the current turn
     for index, message in enumerate(checked[len(system) :], len(system)):
         role, where = message["role"], f"message {index}"
+        if waiting and role != "tool":
+            raise unanswered(index, role, waiting)
         if role in SYSTEM_ROLES:
             raise ValueError(f"{where}: a {role} message may come only first, and only once")
         if role == "user":
             if turns and len(turns[-1]) == 1:
                 raise ValueError(f"{where}: two user messages in a row (every turn but the latest needs a reply)")
-            _require_answered(waiting)
             turns.append([message])
             called = set()
             continue

@@ -11,10 +11,33 @@ https://platform.openai.com/docs/api-reference/chat/create). Every function that
 
 `content` is a str or a list of parts: text parts `{"type": "text", "text": ...}` for every role, and besides them
 image, audio and file parts in a user's message and refusal parts in an assistant's; an assistant's content may be
-null (None) or absent beside its `tool_calls`. A call's `arguments` is JSON text. The other keys the SDK's types
+null (None) or absent beside its `tool_calls` (or a reply's `refusal` or `audio`, which a reply of either has
+instead of content: `ChatCompletionMessage`). A call's `arguments` is JSON text. The other keys the SDK's types
 allow: `name` (system, developer, user, assistant), and an assistant's `refusal` and `audio`. A key the types do not
 have, a deprecated `function` message or `function_call`, a call of a custom tool: a ValueError naming the message
 index and the key. Counters may refuse more (a part they cannot count), each saying what and where.
+
+An assistant message may also be a reply as the SDKs dump it (`.model_dump()`, `.model_dump(exclude_none=True)`,
+`.to_dict()`): what a request never carries is read as absent, so that a logged reply goes back in as it is:
+- `annotations`, a reply's URL citations: a field of the response type `ChatCompletionMessage`
+  (openai-python src/openai/types/chat/chat_completion_message.py) that `ChatCompletionAssistantMessageParam`,
+  the request's type, does not have;
+- `provider_specific_fields`, LiteLLM's extras of a reply: a field of LiteLLM's response type `Message`
+  (litellm/types/utils.py), never an OpenAI key;
+- a null `refusal`, `audio`, `function_call` or `tool_calls`: `ChatCompletionMessage` types each `Optional`, and a
+  dump keeps the None (`ChatCompletionAssistantMessageParam` makes the first three optional and nullable);
+- a reply's `audio` with the fields of the response type `ChatCompletionAudio` (`id`, `data`, `expires_at`,
+  `transcript`; chat_completion_audio.py), of which a request sends back the `id`.
+`sent` gives a checked message's keys as a request sends them. A key that neither the request types nor these
+response types have is still a ValueError naming it.
+
+The APIs' rule for tool calls, which `require_calls_answered` holds a conversation to: a message with tool calls
+is followed by the tool messages answering them before any other message. OpenAI answers 400 "An assistant message
+with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"; Anthropic wants each
+tool_result in the very next user message (https://platform.claude.com/docs/en/agents-and-tools/tool-use/
+handle-tool-calls); mistral-common's validator raises "Not the same number of function calls and responses" for an
+assistant message before the results (`_validate_tool_calls_followed_by_tool_messages`, protocol/instruct/
+validator.py, in every validation mode).
 
 `require_messages` checks a conversation and returns the caller's own message objects, never copies: what a
 packer keeps of a conversation is the caller's messages as given.
@@ -53,6 +76,9 @@ PARTS_OF_ROLE = {
     "assistant": ("text", "refusal"),
     "tool": ("text",),
 }
+RESPONSE_ONLY = ("annotations", "provider_specific_fields")  # a reply's keys no request carries (module doc)
+NULL_AS_ABSENT = ("refusal", "audio", "function_call", "tool_calls")  # Optional in ChatCompletionMessage
+REPLY_AUDIO_KEYS = {"id", "data", "expires_at", "transcript"}  # ChatCompletionAudio, a reply's audio
 CALL_KEYS = ("id", "type", "function")
 FUNCTION_KEYS = ("name", "arguments")
 
@@ -83,29 +109,42 @@ def _require_message(where: str, message: Any) -> None:
         raise ValueError(f"{where}: role 'function' is OpenAI's deprecated shape: send tool messages instead")
     if role not in ROLES:
         raise ValueError(f"{where}: role must be one of {', '.join(ROLES)}, got {role!r}")
+    present = sent(message)
     allowed = MESSAGE_KEYS[role]
-    unknown = sorted((key for key in message if key not in allowed), key=str)
+    unknown = sorted((key for key in present if key not in allowed), key=str)
     if unknown:
         raise ValueError(f"{where}: unknown key {unknown[0]!r} for a {role} message (allowed: {', '.join(allowed)})")
     for key in ("name", "tool_call_id", "refusal"):
-        if key in message and not (key == "refusal" and message[key] is None):
-            require_text(f"{where}: {key}", message[key])
-    if role == "tool" and "tool_call_id" not in message:
+        if key in present:
+            require_text(f"{where}: {key}", present[key])
+    if role == "tool" and "tool_call_id" not in present:
         raise ValueError(f"{where}: missing 'tool_call_id' (a tool message answers one call)")
-    if message.get("function_call") is not None:
+    if "function_call" in present:
         raise ValueError(f"{where}: function_call is OpenAI's deprecated shape: send tool_calls instead")
-    audio = message.get("audio")
-    if audio is not None and not (isinstance(audio, Mapping) and set(audio) == {"id"}):
+    audio = present.get("audio")
+    if audio is not None and not (isinstance(audio, Mapping) and set(audio) in ({"id"}, REPLY_AUDIO_KEYS)):
         raise ValueError(f"{where}: audio must be null or {{'id': ...}}, got {audio!r:.80}")
-    if "tool_calls" in message:
-        _require_tool_calls(where, message["tool_calls"])
-    if role == "assistant" and message.get("content") is None:
-        if "tool_calls" not in message:
-            raise ValueError(f"{where}: content may be null or absent only beside tool_calls")
+    if "tool_calls" in present:
+        _require_tool_calls(where, present["tool_calls"])
+    if role == "assistant" and present.get("content") is None:
+        if not any(key in present for key in ("tool_calls", "refusal", "audio")):
+            raise ValueError(f"{where}: content may be null or absent only beside tool_calls, a refusal or audio")
         return
-    if "content" not in message:
+    if "content" not in present:
         raise ValueError(f"{where}: missing 'content'")
-    _require_content(f"{where}: content", message["content"], PARTS_OF_ROLE[role])
+    _require_content(f"{where}: content", present["content"], PARTS_OF_ROLE[role])
+
+
+def sent(message: Message) -> dict[str, Any]:
+    """A message's keys as a request sends them: an assistant's response-only keys and its nulls that a reply's dump
+    keeps (module doc) left out."""
+    if message.get("role") != "assistant":
+        return dict(message)
+    return {
+        key: value
+        for key, value in message.items()
+        if key not in RESPONSE_ONLY and not (value is None and key in NULL_AS_ABSENT)
+    }
 
 
 def _require_content(what: str, content: Any, kinds: tuple[str, ...]) -> None:
@@ -185,9 +224,32 @@ def content_text(message: Message) -> str:
 
 def is_tool_traffic(message: Message) -> bool:
     """Whether a checked message is a tool call or a tool result."""
-    return message["role"] == "tool" or "tool_calls" in message
+    return message["role"] == "tool" or bool(calls_of(message))
 
 
 def calls_of(message: Message) -> list[Mapping[str, Any]]:
-    """A checked message's tool calls ([] for none)."""
-    return list(message.get("tool_calls", ()))
+    """A checked message's tool calls ([] for none, a null `tool_calls` included)."""
+    return list(message.get("tool_calls") or ())
+
+
+def require_calls_answered(messages: list[Message]) -> None:
+    """ValueError naming the first call whose results do not all come right after it, and the message that came
+    instead (module doc); calls still awaited at the end are left to the caller."""
+    waiting: dict[str, int] = {}  # call id -> the index of the message that made it
+    for index, message in enumerate(messages):
+        if message["role"] == "tool":
+            waiting.pop(message["tool_call_id"], None)
+            continue
+        if waiting:
+            raise unanswered(index, message["role"], waiting)
+        waiting = {call["id"]: index for call in calls_of(message)}
+
+
+def unanswered(index: int, role: str, waiting: Mapping[str, int]) -> ValueError:
+    """The error for message `index`, of `role`, coming while the calls `waiting` (id -> index of the message that
+    made it) still await their results: it names the first of them."""
+    call_id, at = next(iter(waiting.items()))
+    return ValueError(
+        f"message {index}: tool call {call_id!r} of message {at} has no result before this {role} message: the APIs "
+        "want every call's results right after it; add its result there or drop the call"
+    )

@@ -57,6 +57,14 @@ def count_message_words(messages: list[dict]) -> int:
     )
 
 
+def zero_for_one_turn(messages: list[dict]) -> int:
+    """A request counter: 0 for a request of one user message (the system prompt and the latest turn), else
+    count_message_words. A limit of 0 then fits the latest turn alone, and nothing more."""
+    if sum(message["role"] == "user" for message in messages) <= 1:
+        return 0
+    return count_message_words(messages)
+
+
 def words_then_minus_1(messages: list[dict]) -> int:
     """A broken request counter: count_message_words for a request of one turn (one user message), -1 once the
     request holds two (so the system prompt and the latest turn measure fine, and any earlier turn does not)."""
@@ -107,8 +115,9 @@ def _flat(system: list[Message], turns: list[list[Message]]) -> list[Message]:
 # A turn is made from a shape (the steps after the user's message), the user's text and the size of its tool
 # results. Texts are whitespace words (words decide count_message_words); tool results are 4 to 18 words, mostly
 # more than the placeholder's 6, the bulk of a conversation as in the lesson's search agent. Call ids start again at c1 in every turn (an id need only be
-# unique within its turn); "swapped" is a call of two tools answered in the other order; "nested" is two call
-# messages in a row, the second answered first (the first call is still awaited when the second is made).
+# unique within its turn); "swapped" is a call of two tools answered in the other order. Every call's results come
+# right after it, the APIs' rule (packer/messages.py): two call messages in a row, the second answered first, is
+# one of the defects below, not a shape.
 TEXTS = ("", "a", "b c", "a b c", "ab", "日 a")
 SHAPES = (
     ("reply",),
@@ -121,15 +130,13 @@ SHAPES = (
     ("call",),
     ("calls",),
     ("call", "swapped"),
-    ("nested", "reply"),
 )
 RESULT_WORDS = ("doc", "p1 x", "日")
 
 
 def _make_turn(shape: tuple[str, ...], text: str, size: int) -> list[Message]:
     """A turn of the given shape: the user's message, then replies and tool rounds (a call of one or two tools,
-    then their results; or two calls of one tool each, answered last first), the n-th result of the turn `size +
-    n` words long."""
+    then their results), the n-th result of the turn `size + n` words long."""
     messages, made = [_user(text)], 0
 
     def result(key: str) -> Message:
@@ -142,9 +149,6 @@ def _make_turn(shape: tuple[str, ...], text: str, size: int) -> list[Message]:
             continue
         ids = [f"c{made + n}" for n in range(1, 2 if step == "call" else 3)]
         made += len(ids)
-        if step == "nested":
-            messages += [_call(ids[0]), _call(ids[1]), result(ids[1]), result(ids[0])]
-            continue
         messages.append(_call(*ids))
         messages += [result(key) for key in (ids[::-1] if step == "swapped" else ids)]
     return messages
@@ -188,6 +192,7 @@ DEFECTS = (
     "result of an earlier turn",
     "dangling call",
     "dangling call, another call after it",
+    "reply before the result",
     "call id twice",
 )
 
@@ -238,6 +243,8 @@ def _broken(parts: tuple[list[Message], list[list[Message]]], defect: str, at: i
     elif defect == "dangling call, another call after it":  # still unanswered when the next call is made
         del turns[t][answer]
         turns[t][m + 1 : m + 1] = [_call("c8"), _result("c8", "r")]
+    elif defect == "reply before the result":  # answered in its turn, but after another message: the APIs refuse it
+        turns[t].insert(m + 1, _reply("wait"))
     else:  # "call id twice": the same id called again in the same turn, and answered
         turns[t] += [_call(key), _result(key, "again")]
     return _flat(system, turns)
@@ -285,7 +292,8 @@ GROUP_CASES = (
     ([_user("a"), _call("c1", "c1"), _result("c1", "x"), _result("c1", "y"), _user("b")],),  # in one call
     ([_user("a"), _result("c1", "x"), _call("c1"), _reply("b"), _user("c")],),  # a result before its call
     ([_user("a"), _call("c1"), _call("c2"), _result("c2", "y"), _reply("b")],),  # c1 unanswered, c2 called
-    ([_user("a"), _call("c1"), _call("c2"), _result("c2", "y"), _result("c1", "x"), _reply("b")],),  # both: valid
+    ([_user("a"), _call("c1"), _call("c2"), _result("c2", "y"), _result("c1", "x"), _reply("b")],),  # c1 awaited
+    ([_user("a"), _call("c1"), _reply("wait"), _result("c1", "x"), _reply("b")],),  # a reply before the result
     ([_user("a"), _call("c1", "c2"), _result("c1", "x"), _result("c2", "y"), _result("c1", "z"), _reply("b")],),
 )
 GROUP_INPUTS = st.one_of(st.tuples(CONVERSATION), st.tuples(BROKEN_CONVERSATION), st.tuples(NOT_A_CONVERSATION))
@@ -346,6 +354,7 @@ HISTORY_CASES = (
     (TRIM, 24, count_template_div4),
     (TRIM, 14, count_template_div4),
     (TRIM, 0, always_0),  # a limit of 0 and a count of 0 are both valid: everything fits
+    (TRIM, 0, zero_for_one_turn),  # a limit of 0 that the latest turn alone fits: the earlier turns go
     (TRIM, 10, count_message_words),  # under the system prompt and the latest turn: ValueError
     (TRIM, -1, count_message_words),
     (TRIM, True, count_message_words),
@@ -382,6 +391,7 @@ HISTORY_INPUTS = st.one_of(  # valid input three times as often as each kind of 
     LONG_HISTORY,
     st.builds(_history_under, STRUCTURE, st.integers(1, 4), st.sampled_from(CONVERSATION_COUNTERS)),
     st.tuples(CONVERSATION, st.just(0), st.sampled_from(CONVERSATION_COUNTERS)),  # a limit of 0: under every base
+    st.tuples(CONVERSATION, st.just(0), st.just(zero_for_one_turn)),  # a limit of 0 the latest turn alone fits
     st.builds(  # a counter that breaks on three turns: the prescribed order meets it first thing after the base
         _history_args, LONG_STRUCTURE, st.integers(0, 3), st.sampled_from([0, -1, 1]), st.just(words_then_minus_1_at_3)
     ),

@@ -1814,10 +1814,12 @@ def good_group_turns(
     counted=False,
     forget_waiting=False,
     twice_next_only=False,
+    in_turn_only=False,
 ):
     """A learner's group_turns; each flag breaks one rule. `counted`: results matched to calls by counting ids
     per turn (a result may come before its call); `forget_waiting`: the calls still awaited are forgotten when
-    the next call message comes; `twice_next_only`: a second result refused only right after the first."""
+    the next call message comes; `twice_next_only`: a second result refused only right after the first;
+    `in_turn_only`: a call's results may come anywhere later in its turn, not only right after it."""
     if not messages:
         raise ValueError("empty")
     for message in messages:
@@ -1835,6 +1837,9 @@ def good_group_turns(
 
     for message in messages[len(system) :]:
         role = message["role"].lower()
+        strict = not (in_turn_only or counted or twice_next_only or (forget_waiting and message.get("tool_calls")))
+        if strict and waiting and role != "tool":
+            raise ValueError("a call's results must come right after it")
         if role == "system":
             raise ValueError("system later")
         if role == "user":
@@ -1894,6 +1899,7 @@ def good_pack_history(
     zero_shortcut=False,
     grow_back=False,
     bisect=False,
+    zero_after_base=False,
 ):
     """A learner's pack_history; each flag breaks one rule. `zero_shortcut`: a limit of 0 returns the
     conversation whole before anything is measured; `grow_back`: grows the request from the latest turn
@@ -1918,6 +1924,8 @@ def good_pack_history(
 
     if not fits(measure(system + turns[-1])):
         raise ValueError("the latest turn does not fit")
+    if zero_after_base and not limit:
+        return system + flat(turns), []
     if grow_back:  # the latest turn, then one earlier turn more at a time, while the whole request fits
         first = len(turns) - 1
         while first > 0 and fits(measure(system + flat(turns[first - 1 :]))):
@@ -2039,6 +2047,11 @@ def group_turns_ids_for_good(messages):
     return good_group_turns(messages, ids_per_turn=False)
 
 
+@mutant("q9.1", "lets a reply or another call come between a call and its result, in the same turn")
+def group_turns_in_turn_only(messages):
+    return good_group_turns(messages, in_turn_only=True)
+
+
 @mutant("q9.1", "lets the latest turn end on a call without its result")
 def group_turns_latest_call_open(messages):
     return good_group_turns(messages, latest_calls=False)
@@ -2117,6 +2130,11 @@ def pack_history_unchecked(messages, limit, count):
 @mutant("q9.2", "returns the conversation whole for a limit of 0, before measuring anything")
 def pack_history_zero_shortcut(messages, limit, count):
     return good_pack_history(messages, limit, count, zero_shortcut=True)
+
+
+@mutant("q9.2", "returns the conversation whole for a limit of 0 once the latest turn alone fits it")
+def pack_history_zero_after_base(messages, limit, count):
+    return good_pack_history(messages, limit, count, zero_after_base=True)
 
 
 @mutant("q9.2", "grows the request from the latest turn backwards instead of dropping the oldest first")

@@ -183,18 +183,6 @@ def test_an_unknown_template_version_is_refused(version):
         mistral_text(CONVERSATION, version)
 
 
-@pytest.mark.parametrize(
-    "messages",
-    [
-        [{"role": "assistant", "content": "x"}],  # a conversation cannot open with the assistant
-        [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}],  # nor end with it
-    ],
-)
-def test_a_request_the_template_cannot_render_is_a_value_error(messages):
-    with pytest.raises(ValueError, match="messages: the v7 template cannot render this request"):
-        mistral_chat("v7")(messages)
-
-
 # --- both kinds: one contract -------------------------------------------------------------------------
 
 BAD_MESSAGES = [
@@ -382,7 +370,7 @@ def test_openais_estimate_has_no_rule_for_tool_traffic_and_refuses_it_naming_the
 def test_mistral_common_refuses_a_tool_result_with_no_call_before_it():
     orphan = [{"role": "user", "content": "Hi"}, RESULT]
     for version in ("v3", "v7"):
-        with pytest.raises(ValueError, match="Unexpected role 'tool' after role 'user'"):
+        with pytest.raises(ValueError, match="message 1: a tool result right after a user message"):
             mistral_chat(version)(orphan)
 
 
@@ -469,7 +457,10 @@ BAD_TOOL_MESSAGES = [
         "message 0: unknown key 'name' for a tool",
     ),
     ([{"role": "assistant", "content": None, "tool_calls": []}], "message 0: tool_calls must be a non-empty list"),
-    ([{"role": "assistant", "content": None, "tool_calls": None}], "message 0: tool_calls must be a non-empty list"),
+    (  # a reply's null tool_calls is read as absent (packer/messages.py), which leaves null content alone
+        [{"role": "assistant", "content": None, "tool_calls": None}],
+        "message 0: content may be null or absent only beside tool_calls",
+    ),
     ([{"role": "assistant", "content": "", "tool_calls": "search"}], "message 0: tool_calls must be a non-empty list"),
     ([assistant_calls("search")], "message 0: tool call 0: expected a dict with id, type, function, got str"),
     ([assistant_calls({"id": "a", "name": "s", "arguments": "{}"})], "message 0: tool call 0: type must be 'function'"),
@@ -618,3 +609,39 @@ def test_a_mistral_counter_encodes_a_request_once_and_a_changed_request_afresh(m
     for _ in range(2):  # refused each time: a refusal is not remembered as a count
         with pytest.raises(ValueError, match="not valid UTF-8"):
             count([{"role": "user", "content": "\ud800"}])
+
+
+@pytest.mark.parametrize(
+    ("messages", "error"),
+    [
+        ([{"role": "assistant", "content": "x"}], "message 0: the request ends on the assistant's message"),
+        (  # a log as kept, ending on the answer: the request that got it is the one to count
+            [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}],
+            r"message 1: the request ends on the assistant's message.*count the request that got this reply",
+        ),
+        (  # Anthropic's "tool_result, then text" in one user message, or an interrupted tool loop
+            [*TOOL_CONVERSATION[:4], {"role": "user", "content": "Also, thanks!"}],
+            r"message 4: a user message right after a tool result.*add the assistant's reply before it",
+        ),
+        (
+            [TOOL_CONVERSATION[1], CALL, {**CALL, "tool_calls": [function_call("bbbbbbbb2")]}, RESULT],
+            r"message 2: an assistant message before the results of the calls of an earlier one",
+        ),
+        ([TOOL_CONVERSATION[0], RESULT], r"message 1: a tool result right after a system message"),
+        ([RESULT, TOOL_CONVERSATION[1]], r"message 0: a tool result first, which Mistral's templates refuse"),
+        (  # one call of two answered: the reply comes too early
+            [
+                TOOL_CONVERSATION[1],
+                {**CALL, "tool_calls": [function_call("aaaaaaaa1"), function_call("aaaaaaaa2")]},
+                {**RESULT, "tool_call_id": "aaaaaaaa1"},
+                {"role": "assistant", "content": "Done."},
+                TOOL_CONVERSATION[1],
+            ],
+            r"message 3: an assistant message before the results of the calls of an earlier one",
+        ),
+    ],
+)
+def test_a_request_the_template_cannot_render_is_a_value_error_naming_the_message_and_what_to_do(messages, error):
+    for version in ("v3", "v7"):
+        with pytest.raises(ValueError, match=error):
+            mistral_chat(version)(messages)

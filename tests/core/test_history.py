@@ -124,8 +124,12 @@ BAD_CONVERSATIONS = [
     ),
     ([user("a"), call("c1"), result("c1"), result("c1")], "message 3: a tool result for 'c1'"),
     ([user("a"), call("c1"), result("c2")], "message 2: a tool result for 'c2'"),
-    ([user("a"), call("c1"), user("b")], "message 1: tool call 'c1' has no result in its turn"),
-    ([user("a"), call("c1"), reply("hm"), user("b")], "message 1: tool call 'c1' has no result"),
+    ([user("a"), call("c1"), user("b")], "message 2: tool call 'c1' of message 1 has no result before this user"),
+    ([user("a"), call("c1"), reply("hm"), user("b")], "message 2: tool call 'c1' of message 1 has no result before"),
+    (  # the APIs' rule: a second call before the first one's result (mistral-common, OpenAI and Anthropic refuse it)
+        [user("a"), call("c1"), call("c2"), result("c2"), result("c1")],
+        "message 2: tool call 'c1' of message 1 has no result before this assistant message",
+    ),
     ([SYSTEM, user("a"), call("c1")], "message 2: tool call 'c1' has no result in its turn"),
     ([user("a"), call("c1", "c2"), result("c1")], "message 1: tool call 'c2' has no result"),
     ([user("a"), call("c1", "c2"), result("c2")], "message 1: tool call 'c1' has no result"),
@@ -252,7 +256,7 @@ def test_the_conversation_is_checked_before_any_counting():
     def refuse(messages):
         raise AssertionError("counted before checking")
 
-    with pytest.raises(ValueError, match="message 1: tool call 'c1' has no result"):
+    with pytest.raises(ValueError, match="message 2: tool call 'c1' of message 1 has no result"):
         pack_history([user("a"), call("c1"), user("b")], 100, refuse)
 
 
@@ -441,9 +445,10 @@ def test_text_that_is_not_utf_8_is_refused_before_counting(name):
 
 
 def test_a_measurement_refused_on_the_fast_path_sends_it_to_the_plain_path():
-    """mistral-common refuses a user message right after a tool result; the plain path then raises it."""
+    """mistral-common refuses a user message right after a tool result; the plain path then raises the counter's
+    error, which names the message."""
     messages = ADVERSARIAL[4]
-    with pytest.raises(ValueError, match="Unexpected role 'user' after role 'tool'"):
+    with pytest.raises(ValueError, match=r"message \d+: a user message right after a tool result"):
         pack_history(messages, 1000, COUNTERS["Mistral v7 (exact)"])
 
 
