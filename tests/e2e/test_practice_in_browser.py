@@ -64,23 +64,35 @@ def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedbac
     progress = run_cell(lesson, lesson.code_cell_index('progress("00_start_here")'))
     assert progress.splitlines()[0] == "Practice in this lesson: 3 of 3 answered right in this kernel", progress
 
-    # By keyboard alone, as a radio group: the arrow keys move the choice between the options (JupyterLab's own
-    # binding would move the cell selection: `make lab`'s settings leave them to a focused option), Enter on
-    # Check; the last answer counts, so the point answered right and then wrong is to revisit.
+    # By keyboard alone, as KEYS_NOTE says, from the first option: Space picks it, ArrowDown moves the choice to
+    # the next (JupyterLab's own binding would move the cell selection: `make lab`'s settings leave the arrow keys
+    # to a focused option). ipywidgets' radios share no name, so each is a tab stop: Tab walks through the options
+    # left (keeping the choice) and only then reaches Check, where Enter checks; the last answer counts, so the
+    # point answered right and then wrong is to revisit.
+    assert KEYS_NOTE in (box.text_content() or ""), "how to answer by keyboard, under the options"
     options = POINTS["p0.3"].options
     radios = box.get_by_role("radio")
-    right = next(i for i, option in enumerate(options) if option.right)
-    radios.nth(right).focus()
+    check = box.get_by_role("button", name="Check")
+
+    def focused(node) -> bool:
+        return node.evaluate("node => node === document.activeElement")
+
+    radios.nth(0).focus()
+    page.keyboard.press("Space")
+    wait_until(lambda: radios.nth(0).is_checked(), "Space did not pick the focused option")
     page.keyboard.press("ArrowDown")
-    after = (right + 1) % len(options)
-    wait_until(lambda: radios.nth(after).is_checked(), "ArrowDown did not move the choice to the next option")
-    assert radios.nth(after).evaluate("node => node === document.activeElement"), "the focus left the options"
-    assert KEYS_NOTE in (box.text_content() or ""), "how to answer by keyboard, under the options"
+    wait_until(lambda: radios.nth(1).is_checked(), "ArrowDown did not move the choice to the next option")
+    assert focused(radios.nth(1)), "the focus did not follow the choice"
+    assert not options[1].right and len(options) > 2, "a wrong answer to revisit, with options to Tab past"
+    for index in range(2, len(options)):  # one Tab is not enough: it lands on the next option, not on Check
+        page.keyboard.press("Tab")
+        assert focused(radios.nth(index)), f"Tab did not move on to option {options[index].key}"
+        assert radios.nth(1).is_checked() and not radios.nth(index).is_checked(), "Tab changed the choice"
     page.keyboard.press("Tab")
-    assert box.get_by_role("button", name="Check").evaluate("node => node === document.activeElement")
+    assert focused(check), "Tab past the last option did not reach Check"
     page.keyboard.press("Enter")
-    expected = str(check_choice(POINTS["p0.3"], options[after].key))
-    wait_until(lambda: (status.text_content() or "") == expected, f"no feedback for {options[after].key}")
+    expected = str(check_choice(POINTS["p0.3"], options[1].key))
+    wait_until(lambda: (status.text_content() or "") == expected, f"no feedback for {options[1].key}")
     progress = run_cell(lesson, lesson.code_cell_index('progress("00_start_here")'))
     assert progress.splitlines()[:2] == [
         "Practice in this lesson: 2 of 3 answered right in this kernel",

@@ -53,8 +53,12 @@ if len(POINTS) != sum(map(len, BY_LESSON.values())):
     raise ValueError("practice points: an id is used twice")
 # How a choice is answered by keyboard, said under its options (JupyterLab's arrow keys move between cells, so
 # `make lab` and the class's hub load a key binding that leaves them to a focused option:
-# jupyter-config/labconfig/default_setting_overrides.json).
-KEYS_NOTE = "Keys: Tab reaches the options; arrow keys (or Space) pick one; Tab to Check and press Enter."
+# jupyter-config/labconfig/default_setting_overrides.json). ipywidgets 8 gives its radio inputs no shared name, so
+# each option is a tab stop of its own: Tab walks through the remaining options before it reaches Check.
+KEYS_NOTE = (
+    "Keys: Tab moves through the options, Space or the arrow keys pick one, keep pressing Tab to reach Check, "
+    "then Enter."
+)
 # The feedback under a choice keeps its lines and wraps a long one between words (JupyterLab's widget styles would
 # otherwise break it anywhere, mid-word).
 FEEDBACK_STYLE = "white-space: pre-wrap; word-break: normal; overflow-wrap: break-word"
