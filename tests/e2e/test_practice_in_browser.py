@@ -149,7 +149,7 @@ def test_a_learner_answers_lesson_03_with_its_own_helpers_and_meets_a_generated_
     lesson.run_all()
 
     stub = lesson.code_cell_index('write("p3.4", kept_ids)')
-    said = retype(lesson, stub, KEPT_IDS.format(size="5 + nbytes(text)"))  # 5 bytes of framing: one-letter ids only
+    said = retype(lesson, stub, KEPT_IDS.format(size="4 + len(key) + nbytes(text)"))  # an id's characters, not bytes
     assert said.startswith("Practice 3.4 (write): not yet\n  smallest generated input found that disagrees"), said
     assert "  input:    kept_ids([(" in said and "  hint: go back to the rule" in said, said
     said = retype(lesson, stub, KEPT_IDS.format(size="nbytes(source_line(key, text))"))
