@@ -66,6 +66,6 @@ def test_a_value_that_is_not_a_dict_is_left_to_the_chat_shape(value):
 
 
 def test_the_part_types_are_the_responses_apis_own():
-    assert RESPONSES_PARTS == {"input_text", "output_text", "input_image", "input_file", "input_audio"}
+    assert {"input_text", "output_text", "input_image", "input_file", "input_audio"} == RESPONSES_PARTS
     assert {"message", "function_call", "function_call_output", "reasoning"} <= RESPONSES_TYPES
     assert not {"text", "image_url", "refusal", "tool_result"} & (RESPONSES_TYPES | RESPONSES_PARTS)
