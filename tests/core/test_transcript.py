@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from packer.chat import mistral_chat
-from packer.clearing import clear_then_drop
+from packer.clearing import clear_then_drop, clear_tool_results
 from packer.history import group_turns, pack_history
 from packer.lab.agent_transcript import SEARCH_TOOL, agent_transcript, anthropic_transcript
 from packer.summary import pack_with_summary
@@ -160,6 +160,7 @@ def test_without_ids_the_cached_tokens_are_the_count_of_the_shared_leading_messa
     assert cached_tokens(plain, [SYSTEM, user("q1"), answer("x")], [SYSTEM, user("q1"), user("q2")], None) == 11
     assert cached_tokens(plain, [SYSTEM, user("q1")], [SYSTEM, user("q1"), user("q2")], None) == 11
     assert cached_tokens(plain, [SYSTEM], [SYSTEM], None) == 5
+    assert cached_tokens(plain, [SYSTEM, user("a")], [SYSTEM, user("b"), user("c")], None) == 5
     assert cached_tokens(plain, [user("q1")], [SYSTEM, user("q1")], None) == 0
 
     def refusing(messages: list) -> int:
@@ -177,6 +178,16 @@ def test_the_default_limit_is_halfway_between_the_latest_turn_alone_and_the_whol
     assert result["limit"] == (characters(system + turns[-1]) + characters(request)) // 2
     assert (result["turns"], result["request_messages"], result["messages"]) == (3, 11, 12)
     assert result["exact"] is False and result["counter"] == "c"
+
+
+def test_the_clearing_policy_keeps_the_last_three_tool_results():
+    ids = "abcde"
+    log = [SYSTEM, user("q1"), calls(*ids), *[result(i, i * 50) for i in ids], answer("x1")]
+    log += [user("q2"), answer("x2"), user("q3")]
+    limit = characters(clear_tool_results(log, 3))
+    rows = report(Log("Chat Completions messages", log, []), Counter("c", False, characters, None), limit)["policies"]
+    assert rows[1]["policy"] == "clear old tool results, then drop"
+    assert (rows[1]["tokens_after"], rows[1]["turns_kept"]) == (limit, 3)
 
 
 def test_a_request_without_tool_results_gives_them_no_share():
