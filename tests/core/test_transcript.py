@@ -100,6 +100,7 @@ def test_the_request_for_an_answer_ends_at_its_last_tool_result_or_its_question(
     request, previous = last_requests(THREE_TURNS)
     assert request == THREE_TURNS[:11]  # the third turn up to its tool result
     assert previous == THREE_TURNS[:7]  # the second turn had no tool: its question alone
+    assert last_requests(THREE_TURNS[:8]) == (THREE_TURNS[:7], THREE_TURNS[:5])
     assert last_requests(THREE_TURNS[:6])[0] == THREE_TURNS[:5]  # after the second of two tool results
     assert last_requests([SYSTEM, user("q"), answer("x")]) == ([SYSTEM, user("q")], None)
 
@@ -188,6 +189,8 @@ def test_the_clearing_policy_keeps_the_last_three_tool_results():
     rows = report(Log("Chat Completions messages", log, []), Counter("c", False, characters, None), limit)["policies"]
     assert rows[1]["policy"] == "clear old tool results, then drop"
     assert (rows[1]["tokens_after"], rows[1]["turns_kept"]) == (limit, 3)
+    emptied = characters([{**m, "content": ""} if m["role"] == "tool" else m for m in clear_tool_results(log, 3)])
+    assert rows[1]["tool_results_share"] == round((limit - emptied) / limit, 3) == 0.792
 
 
 def test_a_request_without_tool_results_gives_them_no_share():
