@@ -88,6 +88,7 @@ def test_the_estimate_takes_the_fast_path_and_packs_as_the_plain_path_does():
     [
         ("p50k_base", (), "encoding must be one of o200k_base, cl100k_base"),
         ("o200k_base", "x", "tools must be a list"),
+        ("o200k_base", 5, "tools must be a list of tool definitions, got int"),
         ("o200k_base", [{"type": "custom"}], "tool 0: expected {'type': 'function'"),
         ("o200k_base", [{"type": "function", "function": {}}], "tool 0: function must be a dict with a str name"),
         (

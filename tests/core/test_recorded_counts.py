@@ -94,3 +94,24 @@ def test_a_request_recorded_twice_with_one_count_is_one_record(tmp_path):
     missing = tmp_path / "missing.json"
     with pytest.raises(ValueError, match=f"^{missing}: not a JSON file of recorded counts"):
         load_recorded_counts(missing)
+
+
+def test_a_request_is_found_whatever_the_order_of_its_keys():
+    count = recorded_counts(RECORDS)
+    assert count([{"content": "Be brief.", "role": "system"}, {"content": "Hi", "role": "user"}]) == 12
+
+
+def test_a_count_of_zero_is_a_count():
+    count = recorded_counts([{**RECORDS[0], "input_tokens": 0}])
+    assert count([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]) == 0
+
+
+def test_the_first_unknown_key_in_sorted_order_is_named():
+    with pytest.raises(ValueError, match="^record 0: unknown key 'cache' "):
+        recorded_counts([{**RECORDS[0], "usage": 1, "cache": 2}])
+
+
+def test_records_that_all_carry_the_same_tools_make_one_counter():
+    tools = [{"name": "w", "description": "Weather.", "input_schema": {"type": "object", "properties": {}}}]
+    count = recorded_counts([{**RECORDS[0], "tools": tools}, {**RECORDS[1], "tools": tools}])
+    assert count([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]) == 12

@@ -223,3 +223,26 @@ def test_a_part_that_is_not_a_dict_keeps_the_chat_shapes_own_error():
 def test_an_sdk_objects_unset_fields_are_read_as_absent():
     question = responses_types.EasyInputMessage(role="user", content="And send()?")  # its type is None, unset
     assert from_responses([question]) == [{"role": "user", "content": "And send()?"}]
+
+
+def test_an_sdk_objects_unset_fields_are_left_out_not_refused_as_unknown_keys():
+    class NewerCall(responses_types.ResponseFunctionToolCall):  # a field a later SDK might add, left unset
+        trace: str | None = None
+
+    call = NewerCall(arguments="{}", call_id="c1", name="s", type="function_call")
+    items = [{"role": "user", "content": "x"}, call, {"type": "function_call_output", "call_id": "c1", "output": "r"}]
+    assert from_responses(items)[1]["tool_calls"][0]["function"] == {"name": "s", "arguments": "{}"}
+
+
+def test_the_first_refusal_part_of_an_output_is_the_one_named():
+    items = [
+        {"role": "user", "content": "x"},
+        {"type": "function_call", "call_id": "c1", "name": "s", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": [{"type": "input_text", "text": "a"}]},
+        {"type": "function_call", "call_id": "c2", "name": "s", "arguments": "{}"},
+    ]
+    parts = [{"type": "input_text", "text": "a"}, {"type": "refusal", "refusal": "no"}]
+    items.append({"type": "function_call_output", "call_id": "c2", "output": [*parts, parts[1]]})
+    assert from_responses(items[:3])[2]["content"] == [{"type": "text", "text": "a"}]
+    with pytest.raises(ValueError, match=r"^item 4: output part 1: a refusal part has no place"):
+        from_responses(items)

@@ -16,11 +16,22 @@ from pathlib import Path
 import pytest
 
 from packer.chat import mistral_chat
-from packer.clearing import clear_then_drop
-from packer.history import pack_history
+from packer.clearing import clear_then_drop, clear_tool_results
+from packer.history import group_turns, pack_history
 from packer.lab.agent_transcript import SEARCH_TOOL, agent_transcript, anthropic_transcript
 from packer.summary import pack_with_summary
-from packer.transcript import last_requests, main
+from packer.messages import require_messages
+from packer.transcript import (
+    Counter,
+    Log,
+    cached_tokens,
+    function_tool,
+    last_requests,
+    main,
+    make_counter,
+    read_log,
+    report,
+)
 
 pytest.importorskip("mistral_common", reason="mistral-common (Mistral's templates) is not installed: run `make venv`")
 
@@ -49,29 +60,168 @@ def logs(tmp_path_factory) -> dict[str, Path]:
     return paths
 
 
-def test_each_policys_numbers_are_lesson_09s_on_the_request_for_the_last_answer(capsys, logs):
-    status, out, err = run(capsys, logs["chat"], "--json", "--limit", 2000)
-    assert (status, err) == (0, "")
-    result = json.loads(out)
-    count = mistral_chat("v7")
-    request, previous = last_requests(agent_transcript(TURNS))
-    assert result["shape"] == "Chat Completions messages" and result["exact"] is True
-    assert result["counter"].startswith("Mistral v7 (exact") and result["limit"] == 2000
-    policies = [pack_history, clear_then_drop(3), pack_with_summary]
-    for row, policy in zip(result["policies"], policies, strict=True):
-        kept = policy(request, 2000, count).kept
-        emptied = [{**m, "content": ""} if m["role"] == "tool" else m for m in kept]
-        assert row["tokens_before"] == count(request)
-        assert row["tokens_after"] == count(kept) <= 2000
-        assert row["turns_kept"] == TURNS - len(policy(request, 2000, count).dropped) < TURNS
-        assert row["tool_results_share"] == round((count(kept) - count(emptied)) / count(kept), 3) > 0
-        assert 0 <= row["cached_share"] <= 1
-    assert [row["policy"] for row in result["policies"]] == [
-        "drop the oldest turns",
-        "clear old tool results, then drop",
-        "a summary turn",
+SYSTEM = {"role": "system", "content": "S"}
+
+
+def user(text: str) -> dict:
+    return {"role": "user", "content": text}
+
+
+def answer(text: str) -> dict:
+    return {"role": "assistant", "content": text}
+
+
+def calls(*ids: str) -> dict:
+    made = [{"id": i, "type": "function", "function": {"name": "search", "arguments": "{}"}} for i in ids]
+    return {"role": "assistant", "content": None, "tool_calls": made}
+
+
+def result(call_id: str, text: str) -> dict:
+    return {"role": "tool", "tool_call_id": call_id, "content": text}
+
+
+THREE_TURNS = [
+    SYSTEM,
+    *[user("q1"), calls("a", "b"), result("a", "ra"), result("b", "rb"), answer("x1")],
+    *[user("q2"), answer("x2")],
+    *[user("q3"), calls("c"), result("c", "rc"), answer("x3")],
+]
+
+
+def characters(messages: list) -> int:
+    """A made-up counter, fast and exact enough to check arithmetic: 4 per message plus its content's characters."""
+    return sum(4 + len(str(m.get("content") or "")) for m in messages)
+
+
+# --- the functions, one at a time (fast) ---------------------------------------------
+
+
+def test_the_request_for_an_answer_ends_at_its_last_tool_result_or_its_question():
+    request, previous = last_requests(THREE_TURNS)
+    assert request == THREE_TURNS[:11]  # the third turn up to its tool result
+    assert previous == THREE_TURNS[:7]  # the second turn had no tool: its question alone
+    assert last_requests(THREE_TURNS[:8]) == (THREE_TURNS[:7], THREE_TURNS[:5])
+    assert last_requests(THREE_TURNS[:6])[0] == THREE_TURNS[:5]  # after the second of two tool results
+    assert last_requests([SYSTEM, user("q"), answer("x")]) == ([SYSTEM, user("q")], None)
+
+
+@pytest.mark.parametrize(
+    ("value", "shape"),
+    [
+        ({"system": "S", "messages": [user("hi")]}, "Anthropic Messages"),  # a system key alone says Anthropic
+        ([SYSTEM, user("hi")], "Chat Completions messages"),
+        ([SYSTEM, {"role": "user", "content": [{"type": "text", "text": "hi"}]}], "Chat Completions messages"),
+        (anthropic_transcript(2)[1], "Anthropic Messages"),  # a list whose blocks only Anthropic has
+        ({"input": [{"role": "user", "content": "hi"}]}, "Responses API items"),
+    ],
+)
+def test_the_shape_is_told_by_its_keys_and_blocks(value, shape):
+    assert read_log(value).shape == shape
+
+
+def test_an_object_without_a_conversation_names_its_first_five_keys():
+    with pytest.raises(ValueError, match=r"\(its keys: a, b, c, d, e\)$"):
+        read_log(dict.fromkeys("fedcba", 1))
+
+
+def test_messages_that_are_not_a_list_get_the_chat_shapes_own_error():
+    with pytest.raises(ValueError) as expected:
+        require_messages("x")
+    with pytest.raises(ValueError) as raised:
+        read_log({"messages": "x"})
+    assert str(raised.value) == str(expected.value)
+
+
+def test_each_apis_tool_definition_becomes_a_chat_completions_function():
+    parameters = {"type": "object", "properties": {"q": {"type": "string"}}}
+    flat = {"type": "function", "name": "search", "description": "Find.", "parameters": parameters}
+    log = read_log({"input": [user("hi")], "tools": [flat, {"type": "function", "name": "now"}]})
+    assert log.tools == [
+        {"type": "function", "function": {"name": "search", "description": "Find.", "parameters": parameters}},
+        {"type": "function", "function": {"name": "now"}},
     ]
-    assert previous is not None and len(previous) < len(request)
+    anthropic = {"name": "search", "input_schema": parameters}
+    assert function_tool(0, anthropic) == {
+        "type": "function",
+        "function": {"name": "search", "description": "", "parameters": parameters},
+    }
+    own = {"type": "function", "function": {"name": "f"}}
+    assert function_tool(0, own) is own and function_tool(0, 5) == 5  # the counters check those
+
+
+def test_the_cached_tokens_come_from_token_ids_when_the_counter_has_them():
+    ids = Counter("ids", True, characters, lambda ms: [ord(c) for m in ms for c in m["content"]])
+    previous, kept = [user("abc")], [user("abd")]
+    assert cached_tokens(ids, previous, kept, ids.ids(kept)) == 2  # "ab": the messages share no whole message
+    assert cached_tokens(ids, previous, kept, None) == 0  # no ids for the kept request: whole messages
+
+
+def test_without_ids_the_cached_tokens_are_the_count_of_the_shared_leading_messages():
+    plain = Counter("plain", False, characters, None)
+    assert cached_tokens(plain, [SYSTEM, user("q1"), answer("x")], [SYSTEM, user("q1"), user("q2")], None) == 11
+    assert cached_tokens(plain, [SYSTEM, user("q1")], [SYSTEM, user("q1"), user("q2")], None) == 11
+    assert cached_tokens(plain, [SYSTEM], [SYSTEM], None) == 5
+    assert cached_tokens(plain, [SYSTEM, user("a")], [SYSTEM, user("b"), user("c")], None) == 5
+    assert cached_tokens(plain, [user("q1")], [SYSTEM, user("q1")], None) == 0
+
+    def refusing(messages: list) -> int:
+        if len(messages) == 1:
+            raise ValueError("not recorded")
+        return characters(messages)
+
+    assert cached_tokens(Counter("recorded", False, refusing, None), [SYSTEM], [SYSTEM, user("q")], None) is None
+
+
+def test_the_default_limit_is_halfway_between_the_latest_turn_alone_and_the_whole_request():
+    request, _ = last_requests(THREE_TURNS)
+    system, turns = group_turns(request)
+    result = report(Log("Chat Completions messages", THREE_TURNS, []), Counter("c", False, characters, None), None)
+    assert result["limit"] == (characters(system + turns[-1]) + characters(request)) // 2
+    assert (result["turns"], result["request_messages"], result["messages"]) == (3, 11, 12)
+    assert result["exact"] is False and result["counter"] == "c"
+
+
+def test_the_clearing_policy_keeps_the_last_three_tool_results():
+    ids = "abcde"
+    log = [SYSTEM, user("q1"), calls(*ids), *[result(i, i * 50) for i in ids], answer("x1")]
+    log += [user("q2"), answer("x2"), user("q3")]
+    limit = characters(clear_tool_results(log, 3))
+    rows = report(Log("Chat Completions messages", log, []), Counter("c", False, characters, None), limit)["policies"]
+    assert rows[1]["policy"] == "clear old tool results, then drop"
+    assert (rows[1]["tokens_after"], rows[1]["turns_kept"]) == (limit, 3)
+    emptied = characters([{**m, "content": ""} if m["role"] == "tool" else m for m in clear_tool_results(log, 3)])
+    assert rows[1]["tool_results_share"] == round((limit - emptied) / limit, 3) == 0.792
+
+
+def test_a_request_without_tool_results_gives_them_no_share():
+    log = Log("Chat Completions messages", [SYSTEM, user("q1"), answer("x1"), user("q2"), answer("x2")], [])
+    rows = report(log, Counter("c", False, characters, None), 1000)["policies"]
+    assert [row["tool_results_share"] for row in rows] == [0.0, 0.0, 0.0]
+
+
+def test_recorded_claude_counts_are_named_an_estimate_from_a_file_whose_path_has_a_colon(tmp_path):
+    path = tmp_path / "claude:counts.json"
+    path.write_text(json.dumps([{"system": "S", "messages": [user("hi")], "input_tokens": 9}]))
+    counter = make_counter(f"anthropic:{path}", [])
+    assert counter.exact is False and counter.ids is None and counter.name.startswith("Anthropic count_tokens")
+    assert counter.count([SYSTEM, user("hi")]) == 9
+
+
+def test_the_limit_must_be_positive_and_an_unreadable_file_is_named(capsys, tmp_path):
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps([SYSTEM, user("q1"), answer("x1"), user("q2")]))
+    status, out, _ = run(capsys, path, "--json")
+    assert status == 0 and out.startswith('{\n  "shape": "Chat Completions messages",\n  "messages": 4,')
+    status, _, err = run(capsys, path, "--limit", 1)  # a limit of 1 is taken: the policies then say what is over it
+    assert status == 2 and err.startswith(f"{path}: limit: the system prompt and the latest turn measure ")
+    with pytest.raises(SystemExit) as stopped:
+        main([str(path), "--limit", "0"])
+    assert stopped.value.code == 2 and "--limit must be a positive int, got 0" in capsys.readouterr().err
+    status, out, err = run(capsys, tmp_path / "missing.json")
+    assert (status, out) == (2, "") and err.startswith(f"{tmp_path / 'missing.json'}: cannot read it: ")
+
+
+# --- the command ---------------------------------------------------------------------
 
 
 def test_the_text_report_names_the_shape_the_counter_and_what_kind_of_count(capsys, logs):
@@ -168,3 +318,29 @@ def test_the_module_runs_as_a_command_and_a_bad_file_shows_no_traceback(tmp_path
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr and "neither JSON" in done.stderr
+
+
+# the slowest test last: make mutation's -x run stops at the first failure
+def test_each_policys_numbers_are_lesson_09s_on_the_request_for_the_last_answer(capsys, logs):
+    status, out, err = run(capsys, logs["chat"], "--json", "--limit", 2000)
+    assert (status, err) == (0, "")
+    result = json.loads(out)
+    count = mistral_chat("v7")
+    request, previous = last_requests(agent_transcript(TURNS))
+    assert result["shape"] == "Chat Completions messages" and result["exact"] is True
+    assert result["counter"].startswith("Mistral v7 (exact") and result["limit"] == 2000
+    policies = [pack_history, clear_then_drop(3), pack_with_summary]
+    for row, policy in zip(result["policies"], policies, strict=True):
+        kept = policy(request, 2000, count).kept
+        emptied = [{**m, "content": ""} if m["role"] == "tool" else m for m in kept]
+        assert row["tokens_before"] == count(request)
+        assert row["tokens_after"] == count(kept) <= 2000
+        assert row["turns_kept"] == TURNS - len(policy(request, 2000, count).dropped) < TURNS
+        assert row["tool_results_share"] == round((count(kept) - count(emptied)) / count(kept), 3) > 0
+        assert 0 <= row["cached_share"] <= 1
+    assert [row["policy"] for row in result["policies"]] == [
+        "drop the oldest turns",
+        "clear old tool results, then drop",
+        "a summary turn",
+    ]
+    assert previous is not None and len(previous) < len(request)
