@@ -258,7 +258,7 @@ def test_two_learners_work_apart_on_the_hub_and_one_ctrl_c_stops_everything_it_s
     lesson = "notebooks/01_assemble_context.ipynb"
     with class_site(tmp_path_factory.mktemp("class-site"), hub) as site:
         page.goto(site + "notebooks/01_assemble_context.html")
-        run = page.get_by_role("link", name="Run this lesson")
+        run = page.get_by_role("link", name="Run this lesson", exact=True)
         assert nbgitpuller_reads(run.get_attribute("href"))["path"].endswith(f"/{lesson}")
         run.click()
         folder = repository_folder(ROOT.as_uri())
