@@ -218,6 +218,13 @@ BAD = [
         ],
         "message 1: block 0: an assistant turn of thinking alone leaves nothing",
     ),
+    (  # two blocks and nothing else: the turn's first block named
+        [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [thinking("hm").model_dump(), {"type": "redacted_thinking", "data": "x"}]},
+        ],
+        "message 1: block 0: an assistant turn of thinking alone leaves nothing",
+    ),
     (
         [{"role": "user", "content": [{"type": "document", "source": {"type": "text", "data": "d"}}]}],
         "message 0: block 0: a 'document' block has no place in OpenAI's shape here",

@@ -203,3 +203,13 @@ def test_a_second_call_message_before_the_first_ones_result_is_refused_naming_bo
                 {"role": "user", "content": "next"},
             ]
         )
+
+
+def test_the_first_of_two_missing_or_unknown_keys_is_the_one_named():
+    two_unknown_in_a_part = {"role": "user", "content": [{"type": "text", "text": "x", "z": 1, "a": 2}]}
+    with pytest.raises(ValueError, match="message 0: content part 0: unknown key 'a' in a text part"):
+        require_messages([two_unknown_in_a_part])
+    with pytest.raises(ValueError, match="message 0: tool call 0: missing key 'id'"):
+        require_messages([{"role": "assistant", "content": None, "tool_calls": [{"type": "function"}]}])
+    with pytest.raises(ValueError, match=r"message 0: tool call 0: unknown key 'a' \(allowed"):
+        require_messages([{"role": "assistant", "content": None, "tool_calls": [{**CALL, "z": 1, "a": 2}]}])
