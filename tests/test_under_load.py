@@ -74,6 +74,21 @@ def test_a_submission_that_loops_for_ever_is_still_stopped_with_a_note_of_the_sa
     assert any(note.startswith("graded a second time, on its own") for note in row["notes"]), row["notes"]
 
 
+def test_a_runaway_cell_is_stopped_and_named_and_every_answer_still_counts(graded):
+    """The loop was interrupted and the notebook's every answer still checked (the kind that ignores the
+    interrupt is graded in tests/grading/test_grade.py)."""
+    row = graded["runaway"]
+    assert any("ran past the" in note and "(q1.3), which starts `while True:`" in note for note in row["notes"]), row
+    assert row["score"] == row["max_score"] > 0, row
+
+
+def test_an_answer_that_loops_forever_when_checked_loses_only_that_question(graded):
+    row = graded["loops-when-checked"]
+    test = next(t for t in row["tests"] if t["qid"] == "q1.3")
+    assert test["score"] == 0 and any("checking q1.3 ran past" in note for note in row["notes"]), row["notes"]
+    assert row["score"] == row["max_score"] - test["max_score"] > 0, row
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_every_worked_answer_passes_its_self_checks_on_a_busy_machine(lesson):
     assert_solution_earns_full_marks(lesson)

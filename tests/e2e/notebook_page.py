@@ -205,9 +205,10 @@ def menu(page, menu_name: str, item: str) -> None:
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
 
 
-def wait_until(condition: Callable[[], object], failure: str, seconds: float = 60) -> None:
-    """Poll `condition` until it holds; fail with `failure` when it still does not after `seconds`."""
+def wait_until(condition: Callable[[], object], failure: str | Callable[[], str], seconds: float = 60) -> None:
+    """Poll `condition` until it holds; fail with `failure` (or what it returns, read then) when it still does
+    not after `seconds`."""
     deadline = time.monotonic() + seconds
     while not condition():
-        assert time.monotonic() < deadline, failure
+        assert time.monotonic() < deadline, failure() if callable(failure) else failure
         time.sleep(0.2)

@@ -30,6 +30,19 @@ def retype(notebook: NotebookPage, index: int, source: str) -> str:
     return run_cell(notebook, index)
 
 
+def focused(node) -> bool:
+    """Whether the element `node` finds has the keyboard focus."""
+    return node.evaluate("node => node === document.activeElement")
+
+
+def where_focus(page) -> str:
+    """The focused element, its classes, and whether its notebook is in command or edit mode (for a failure)."""
+    return page.evaluate(
+        """() => { const e = document.activeElement, nb = e && e.closest('.jp-Notebook');
+        return `${e && e.tagName}.${e && e.className} in ${nb ? nb.className : 'no notebook'}`; }"""
+    )
+
+
 def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedback(page, lab, screenshots):
     lesson = NotebookPage.open(page, lab, LESSON, workspace="practice")
     lesson.run_all()
@@ -57,9 +70,14 @@ def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedbac
     assert "words are not bytes either" in status.text_content()
     lesson.screenshot(box, screenshots / "practice-choose-wrong.png")
     box.get_by_role("radio", name="C. pack_utf8, with the exact UTF-8 bytes and a reserve for the framing").check()
-    box.get_by_role("button", name="Check").focus()
-    page.keyboard.press("Enter")  # the keyboard works as well as the mouse
-    wait_until(lambda: "Practice 0.3 (choose): right" in (status.text_content() or ""), "no feedback for C")
+    check = box.get_by_role("button", name="Check")
+    check.focus()  # the keyboard works as well as the mouse: Enter on the focused button
+    wait_until(lambda: focused(check), "the Check button did not keep the focus")
+    page.keyboard.press("Enter")
+    wait_until(
+        lambda: "Practice 0.3 (choose): right" in (status.text_content() or ""),
+        lambda: f"no feedback for C: the status reads {status.text_content()!r}, the focus is on {where_focus(page)}",
+    )
 
     progress = run_cell(lesson, lesson.code_cell_index('progress("00_start_here")'))
     assert progress.splitlines()[0] == "Practice in this lesson: 3 of 3 answered right in this kernel", progress
@@ -72,11 +90,6 @@ def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedbac
     assert KEYS_NOTE in (box.text_content() or ""), "how to answer by keyboard, under the options"
     options = POINTS["p0.3"].options
     radios = box.get_by_role("radio")
-    check = box.get_by_role("button", name="Check")
-
-    def focused(node) -> bool:
-        return node.evaluate("node => node === document.activeElement")
-
     radios.nth(0).focus()
     page.keyboard.press("Space")
     wait_until(lambda: radios.nth(0).is_checked(), "Space did not pick the focused option")

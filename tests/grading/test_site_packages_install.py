@@ -19,10 +19,23 @@ import pytest
 
 import site_packages
 from kernel_probe import LESSON_01_SEARCHED
-from packer.grading.demo_class import KINDS, RUNAWAY, solution, write_submission
+from packer.grading.demo_class import KINDS, solution, write_submission
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
+# The demo class's kinds whose rows the checks and the tampering guard decide, each reading packer where the install
+# put it. The rest (a kernel that dies, input asked for, unreadable files, the runaways, ...) are decided before any
+# check runs, by the grader's process, the same in any install: tests/grading/test_grade.py grades every kind.
+IMPORTING_PACKER = (
+    "correct",
+    "strict-comparison",
+    "half-done",
+    "untouched",
+    "raises",
+    "redefines-check",
+    "patches-packer",
+    "fake-results",
+)
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +55,13 @@ def test_the_install_holds_every_file_of_the_package(installed):
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, installed) -> dict[str, tuple[dict, Path]]:
-    """The demo class (one submission of every kind but the runaway ones, which never reach a check) graded by
-    each install's grader, each keeping its warm-up in a cache folder of its own: {install: (gradebook, cache)}."""
+    """The demo class's kinds whose rows come from the checks (IMPORTING_PACKER) graded by each install's grader,
+    each keeping its warm-up in a cache folder of its own: {install: (gradebook, cache)}."""
     base = tmp_path_factory.mktemp("demo")
     folder = base / "class"
     folder.mkdir()
-    for kind in KINDS:
-        if kind not in RUNAWAY:
-            write_submission(folder, kind, kind)
+    for kind in IMPORTING_PACKER:
+        write_submission(folder, kind, kind)
     books = {}
     for name, python in (("editable", Path(sys.executable)), ("site-packages", installed)):
         out, cache = base / f"grades-{name}", base / f"warm-ups-{name}"
@@ -80,6 +92,7 @@ def test_the_demo_class_gets_the_same_gradebook_rows_in_both_installs(graded):
     assert installed["submissions"] == editable["submissions"]
     assert installed["grader"] == editable["grader"]
     assert any(row["score"] == row["max_score"] > 0 for row in editable["submissions"])
+    assert [row["status"] for row in editable["submissions"]] == [KINDS[kind][0] for kind in sorted(IMPORTING_PACKER)]
 
 
 def test_both_graders_record_byte_identical_generated_inputs(graded):
