@@ -151,7 +151,7 @@ class _Sites(ast.NodeTransformer):
     """Walk a module in source order; count every possible replacement and make the chosen one."""
 
     def __init__(self, chosen: int | None = None) -> None:
-        self.chosen = chosen
+        self.chosen = chosen  # None: the survey of every site; else the run that makes that one replacement
         self.found: list[tuple[int, str, str, str, str]] = []  # line, function, operator, before, after
         self.scope: list[tuple[str, ast.expr | None]] = []  # (qualified name, return annotation) per def
 
@@ -165,7 +165,10 @@ class _Sites(ast.NodeTransformer):
             index = len(self.found)
             line = getattr(node, "lineno", None) or node.target.lineno  # comprehensions have no line
             function = self.scope[-1][0] if self.scope else "<module>"
-            self.found.append((line, function, operator, ast.unparse(node), ast.unparse(replacement)))
+            if self.chosen is None:  # only the survey says what each site changes: unparsing is most of the time
+                self.found.append((line, function, operator, ast.unparse(node), ast.unparse(replacement)))
+            else:
+                self.found.append((line, function, operator, "", ""))
             if index == self.chosen:
                 return ast.copy_location(replacement, node) if hasattr(node, "lineno") else replacement
         return self._children(node)
