@@ -121,6 +121,25 @@ def test_the_check_button_is_a_plain_function_and_the_box_names_the_point():
     assert practice.progress("00_start_here").revisit == [POINTS["p0.3"]]
 
 
+def test_a_choice_changed_after_its_check_is_said_to_be_unchecked_until_check_is_pressed_again():
+    """ipywidgets may deliver a quick change of the radio buttons after the press of Check meant for it: the box
+    then says that the feedback shown is for the option checked, not the one picked, and records nothing more."""
+    radio, button, said, _ = practice.choose("p0.3").children
+    radio.value = "A"
+    button.click()
+    assert "A is not it" in said.value and "picked now" not in said.value
+    radio.value = "B"
+    assert said.value.count("B is picked now: press Check to check it. (Below: the feedback for A.)") == 1
+    assert "A is not it" in said.value and practice.progress("00_start_here").revisit == [POINTS["p0.3"]]
+    radio.value = "A"  # back to the option the feedback is for
+    assert "picked now" not in said.value and "A is not it" in said.value
+    radio.value = "C"
+    button.click()
+    assert "picked now" not in said.value and "Practice 0.3 (choose): right" in said.value
+    assert practice.progress("00_start_here").right == [POINTS["p0.3"]]
+    assert practice.picked_since("C", None) == practice.picked_since("C", "C") == ""
+
+
 def test_feedback_in_the_box_is_escaped_as_html(monkeypatch):
     hostile = kinds.Option("A", "<b>bold</b>", "<script>alert(1)</script>")
     point = Choose("p0.3", 2, "t", options=(hostile, kinds.Option("B", "x", "y", right=True)))

@@ -43,6 +43,14 @@ def where_focus(page) -> str:
     )
 
 
+def kernel_has_picked(status, key: str) -> None:
+    """Wait until the box says `key` is picked and not checked yet (picked_since): the kernel has the choice, so a
+    press of Check now checks it (ipywidgets sends a change made while another is in flight after it, a press at
+    once)."""
+    note = f"{key} is picked now: press Check to check it."
+    wait_until(lambda: (status.text_content() or "").startswith(note), f"the kernel never had {key}: no {note!r}")
+
+
 def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedback(page, lab, screenshots):
     lesson = NotebookPage.open(page, lab, LESSON, workspace="practice")
     lesson.run_all()
@@ -71,11 +79,12 @@ def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedbac
     lesson.screenshot(box, screenshots / "practice-choose-wrong.png")
     box.get_by_role("radio", name="C. pack_utf8, with the exact UTF-8 bytes and a reserve for the framing").check()
     check = box.get_by_role("button", name="Check")
+    kernel_has_picked(status, "C")
     check.focus()  # the keyboard works as well as the mouse: Enter on the focused button
     wait_until(lambda: focused(check), "the Check button did not keep the focus")
     page.keyboard.press("Enter")
     wait_until(
-        lambda: "Practice 0.3 (choose): right" in (status.text_content() or ""),
+        lambda: (status.text_content() or "").startswith("Practice 0.3 (choose): right"),
         lambda: f"no feedback for C: the status reads {status.text_content()!r}, the focus is on {where_focus(page)}",
     )
 
@@ -96,6 +105,7 @@ def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedbac
     page.keyboard.press("ArrowDown")
     wait_until(lambda: radios.nth(1).is_checked(), "ArrowDown did not move the choice to the next option")
     assert focused(radios.nth(1)), "the focus did not follow the choice"
+    kernel_has_picked(status, options[1].key)
     assert not options[1].right and len(options) > 2, "a wrong answer to revisit, with options to Tab past"
     for index in range(2, len(options)):  # one Tab is not enough: it lands on the next option, not on Check
         page.keyboard.press("Tab")

@@ -83,7 +83,8 @@ def test_a_class_gets_the_same_gradebook_with_the_replay_and_without_it(tmp_path
         nbformat.write(mutant_notebook(qid, function), folder / f"mutant{number:02d}-{qid}.ipynb")
     # And three lessons' worked answers, whose checks replay those lessons' recorded inputs. No untouched exercise: a
     # stub is found not attempted on a question's first fixed case, before any generated input, recorded or not, is
-    # used, so it could not show a difference (test_grade.py grades every lesson's untouched exercise).
+    # used, so it could not show a difference (tests/checking/test_exercises.py runs and grades every lesson's
+    # untouched exercise).
     for slug in ("01_assemble_context", "03_utf8_packer", "06_policies"):
         shutil.copy(ROOT / "solutions" / solution_name(slug), folder)
     books = []

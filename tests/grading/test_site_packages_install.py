@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 # The demo class's kinds whose rows the checks and the tampering guard decide, each reading packer where the install
 # put it. The rest (a kernel that dies, input asked for, unreadable files, the runaways, ...) are decided before any
-# check runs, by the grader's process, the same in any install: tests/grading/test_grade.py grades every kind.
+# check runs, by the grader's process, the same in any install: tests/grading/test_grade.py and
+# tests/test_under_load.py grade every kind.
 IMPORTING_PACKER = (
     "correct",
     "strict-comparison",

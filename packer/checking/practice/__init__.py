@@ -128,6 +128,17 @@ def on_check(pid: str, key: str | None) -> Feedback:
     return feedback
 
 
+def picked_since(checked: str, picked: str | None) -> str:
+    """What the box says above a check's feedback once another option is picked: that feedback is not about it.
+
+    ipywidgets sends a change of the radio buttons only after the kernel has taken the last one (one message in
+    flight per widget), but a press of Check at once: a choice moved quickly and checked can reach the kernel after
+    the press that was meant for it. The box never lets the feedback of one option pass for another's."""
+    if picked is None or picked == checked:
+        return ""
+    return f"{picked} is picked now: press Check to check it. (Below: the feedback for {checked}.)"
+
+
 LAST_ANSWER_COUNTS = "  each point counts its last answer in this kernel (right, then wrong, is to revisit)"
 
 
@@ -203,11 +214,23 @@ def ChoiceBox(found: Choose) -> Any:  # noqa: N802  (a widget, named as one)
     said = widgets.HTML(value="")
     keys = widgets.HTML(value=f'<span class="workbook-practice-keys">{html.escape(KEYS_NOTE)}</span>')
 
-    def pressed(_: Any) -> None:
-        text = html.escape(str(on_check(found.pid, choices.value)))
+    checked: dict[str, Any] = {}  # the option the feedback shown is for, and that feedback
+
+    def show(text: str) -> None:
+        text = html.escape(text)
         said.value = f'<pre role="status" class="workbook-practice-feedback" style="{FEEDBACK_STYLE}">{text}</pre>'
 
+    def pressed(_: Any) -> None:
+        checked.update(key=choices.value, feedback=str(on_check(found.pid, choices.value)))
+        show(checked["feedback"])
+
+    def picked(change: dict) -> None:
+        if checked.get("key") is not None:
+            note = picked_since(checked["key"], change["new"])
+            show(f"{note}\n\n{checked['feedback']}" if note else checked["feedback"])
+
     button.on_click(pressed)
+    choices.observe(picked, names="value")
     box = _ChoiceBox([choices, button, said, keys])
     box.add_class("workbook-practice")
     return box
@@ -225,6 +248,7 @@ __all__ = [
     "Write",
     "choose",
     "on_check",
+    "picked_since",
     "point",
     "predict",
     "preview",
