@@ -19,42 +19,44 @@ import system_parts  # noqa: E402  (tests/system_parts.py: the parts, and what i
 
 NEEDS_REPORTS = "WORKBOOK_NEEDS_REPORTS"  # a folder where each xdist worker writes what it will skip, for the start
 
-# The test files that take longest, longest first (seconds on one of `make test`'s two workers, measured on a
-# 2-core machine). pytest-xdist hands whole files (--dist loadfile) to whichever worker is free, in collection
-# order once its own reordering by number of tests is off: started first, no long file is left for one worker at
-# the end while the other has nothing to do (in the order xdist chose, the last minute and a half ran on one
-# worker). Files not listed keep their order, after these. A stale list costs balance, never a test.
+# The test files that take longest, longest first (seconds on one of `make test`'s two workers, measured in a clean
+# clone on a quiet 2-core machine, 2026-12-06). pytest-xdist hands whole files (--dist loadfile) to whichever worker
+# is free, in collection order once its own reordering by number of tests is off: started first, no long file is
+# left for one worker at the end while the other has nothing to do (in the order xdist chose, the last minute and a
+# half ran on one worker). Files not listed keep their order, after these. A stale list costs balance, never a test.
 LONGEST_FIRST = [
-    "tests/e2e/test_lessons_in_browser.py",  # 94 s
-    "tests/grading/test_grade.py",  # 82
-    "tests/grading/test_shards.py",  # 38 (+39 for the two on a real Slurm)
-    "tests/grading/test_cell_limits.py",  # 40 (a backstop of 3 s on the clock, and two rows graded twice)
-    "tests/grading/test_nbgrader_course.py",  # 61
-    "tests/e2e/test_site_accessibility.py",  # 60-100 (alone, on a machine busy with other work: the build, axe)
-    "tests/e2e/test_tabs_in_browser.py",  # 60
-    "tests/grading/test_site_packages_install.py",  # 60 (two graders, one in a site-packages install)
-    "tests/mutation/test_check_score.py",  # 68 (check-mutation twice: editable and site-packages)
-    "tests/mutation/test_score.py",  # 40 (make mutation on packer/utf8.py: the core tests once, then 7 mutants)
-    "tests/grading/test_recorded_inputs.py",  # 52
-    "tests/grading/test_gradescope_package.py",  # 51
-    "tests/e2e/test_hub_in_browser.py",  # 44
-    "tests/checking/test_exercises.py",  # 37
-    "tests/grading/test_containment.py",  # 35
-    "tests/test_system_parts.py",  # 34 (three pytest runs of its own)
-    "tests/grading/test_gradebook_rules.py",  # 34
-    "tests/grading/test_gradebook.py",  # 34
-    "tests/e2e/test_exercise_path_in_browser.py",  # 33
-    "tests/grading/test_lms_classes.py",  # 33
-    "tests/grading/test_interrupt.py",  # 31
-    "tests/grading/test_pool.py",  # 27
+    "tests/e2e/test_lessons_in_browser.py",  # 123 s
+    "tests/e2e/test_site_accessibility.py",  # 121 (the site's build, then axe on every page at two widths)
+    "tests/mutation/test_check_score.py",  # 84 (check-mutation, then three questions in a site-packages install)
+    "tests/grading/test_grade.py",  # 60
+    "tests/mutation/test_score.py",  # 60 (make mutation on packer/utf8.py: the core tests once, then 7 mutants)
+    "tests/e2e/test_hub_in_browser.py",  # 60
+    "tests/e2e/test_tabs_in_browser.py",  # 59
+    "tests/grading/test_shards.py",  # 49 (with the two on a real Slurm)
+    "tests/grading/test_site_packages_install.py",  # 47 (two graders, one in a site-packages install)
+    "tests/grading/test_nbgrader_course.py",  # 46
+    "tests/e2e/test_practice_in_browser.py",  # 40
+    "tests/checking/test_exercises.py",  # 36
+    "tests/checking/test_mutants.py",  # 35
+    "tests/grading/test_recorded_inputs.py",  # 34
+    "tests/e2e/test_site_in_browser.py",  # 30
+    "tests/grading/test_interrupt.py",  # 29
+    "tests/grading/test_gradebook_rules.py",  # 28
+    "tests/test_site.py",  # 26
     "tests/grading/test_sandbox_modes.py",  # 25
-    "tests/checking/test_mutants.py",  # 23
-    "tests/e2e/test_make_lab_in_browser.py",  # 22
-    "tests/grading/test_memory.py",  # 22
-    "tests/checking/test_replay.py",  # 21
-    "tests/checking/test_counterexamples.py",  # 20
+    "tests/checking/test_replay.py",  # 22
+    "tests/mutation/test_mutate.py",  # 22
+    "tests/test_system_parts.py",  # 22 (three pytest runs of its own)
+    "tests/grading/test_gradescope_package.py",  # 21
     "tests/checking/test_search.py",  # 20 (a kernel and six processes, each generating one question's inputs)
+    "tests/grading/test_gradebook.py",  # 18
+    "tests/e2e/test_exercise_path_in_browser.py",  # 17
+    "tests/e2e/test_make_lab_in_browser.py",  # 17
+    "tests/grading/test_cell_limits.py",  # 17
+    "tests/checking/test_checks.py",  # 17
     "tests/e2e/test_home_folder_in_browser.py",  # 16
+    "tests/grading/test_pool.py",  # 14
+    "tests/grading/test_containment.py",  # 14
 ]
 
 

@@ -196,6 +196,7 @@ def test_a_learner_answers_lesson_03_with_its_own_helpers_and_meets_a_generated_
     assert "never added to the returned text" in status.text_content()
     lesson.screenshot(box, screenshots / "practice-03-choose-wrong.png")
     box.get_by_role("radio", name="C. After you add an envelope").check()
+    kernel_has_picked(status, "C")
     box.get_by_role("button", name="Check").click()
     wait_until(lambda: "Practice 3.2 (choose): right" in (status.text_content() or ""), "no feedback for C")
 
