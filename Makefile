@@ -130,8 +130,8 @@ site: $(INSTRUCTOR_STAMP)
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
 # graded class, a JupyterLab and its browser) are built once, the longest files first (conftest.py). Measured in a
-# clean clone on an idle 2-core machine, 2026-12-06: 15 min 26 s to 17 min 9 s in three runs with both installs (the
-# load tests 90-102 s, the rest 771-854 s; on 2026-12-05 it was 14 min 43 s: issues 61-65 added tests, and
+# clean clone on an idle 2-core machine, 2026-12-06: 15 min 26 s to 18 min 1 s in four runs with both installs (the
+# load tests 90-102 s, the rest 771-904 s; on 2026-12-05 it was 14 min 43 s: issues 61-65 added tests, and
 # check-mutation now measures the lessons' write points too). Three workers were no faster: the suite is CPU-bound.
 # `.venv/bin/python -m pytest tests/core` runs a part of it in one process.
 #
