@@ -8,6 +8,7 @@ its start and end (tests/system_parts.py); the tests of the server alone still r
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import html
 import json
@@ -321,12 +322,22 @@ def lab_page(module_page: SharedPage) -> Iterator[SharedPage]:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The whole site, built once for the session as `make site` builds it (packer.site.build), in a temporary
-    folder: the site's browser tests read it, none changes it."""
+    """The whole site, built once for the run as `make site` builds it (packer.site.build), in a temporary
+    folder: the site's browser tests read it, none changes it. Under pytest-xdist the workers share one build: the
+    first to need it builds it in the folder their own temporary folders sit in, holding a lock the others wait on."""
     from packer.site.build import build
 
-    out = tmp_path_factory.mktemp("site") / "_site"
-    build(ROOT, out)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, in which each worker has its own
+    folder, out = shared / "built-site", shared / "built-site" / "_site"
+    with open(shared / "built-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / "complete").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that stopped half-way
+            folder.mkdir()
+            build(ROOT, out)
+            (folder / "complete").touch()
     return out
 
 

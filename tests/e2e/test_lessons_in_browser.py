@@ -1,6 +1,7 @@
 """Every lesson, as a learner runs it in JupyterLab: Run All Cells, no unexpected error, figures drawn, each
 explorer's controls rendered and answering a keyboard move with exactly what the `packer` functions give, and
-every answer a lesson folds (a practice point's result or the code that answers it) still folded after Run All.
+every answer a lesson folds (a practice point's result or the code that answers it) still folded after Run All;
+lesson 00's widget smoke test showing what its text says it shows, before and after running.
 
 EXPLORERS lists each lesson's explorers; a lesson in notebooks/ without an entry fails, so a new lesson must
 say what its explorers are.
@@ -221,8 +222,12 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, lab_page, scr
     assert lesson in EXPLORERS, f"{lesson} has no entry in EXPLORERS: list its explorers"
     notebook = lab_page.open(f"notebooks/{lesson}.ipynb")
     folds = check_folds(notebook, "as the lesson opens")
+    if lesson == SMOKE_TEST_LESSON:
+        check_smoke_test(notebook, screenshots, ran=False)
     states = notebook.run_all()
     assert check_folds(notebook, "after Run All") == folds
+    if lesson == SMOKE_TEST_LESSON:
+        check_smoke_test(notebook, screenshots, ran=True)
 
     for index, (cell, state) in enumerate(zip(notebook.notebook.cells, states, strict=True)):
         where = f"{lesson} cell {index}:\n{cell.source}"
@@ -272,6 +277,31 @@ def test_lesson_runs_and_its_explorers_answer_the_keyboard(lesson, lab_page, scr
             wait_for_text(text, shown(value))
         notebook.screenshot(cell, screenshots / f"{lesson}-explorer-{number}.png")
     lab_page.close(notebook, discarding_changes=True)
+
+
+# Lesson 00's widget smoke test. A widget is not live until the kernel runs the cell that makes it: before that
+# JupyterLab shows the saved text (`VBox(children=(IntSlider(…`), which the lesson once said meant the widget
+# extension was missing. The paragraph above the cell names that text as what to expect before running, and a
+# slider after; its slider answering the keyboard is the lesson's explorer (EXPLORERS).
+SMOKE_TEST_LESSON = "00_start_here"
+SMOKE_TEST = "slider = widgets.IntSlider("  # the smoke test's code cell
+SAVED_TEXT = "VBox(children=(IntSlider("  # how its saved output starts: the widget's text form
+
+
+def check_smoke_test(notebook, screenshots: Path, ran: bool) -> None:
+    """Before Run All the smoke test shows the saved text its paragraph names and no slider; after it, a slider."""
+    index = notebook.code_cell_index(SMOKE_TEST)
+    cell = notebook.cell(index)
+    if ran:
+        wait_until(lambda: cell.locator(".widget-slider .noUi-handle").count() == 1, "no live slider after running")
+        assert SAVED_TEXT not in cell.locator(".jp-OutputArea").text_content()
+    else:
+        paragraph = notebook.notebook.cells[index - 1].source
+        assert f"`{SAVED_TEXT}`" in paragraph and "slider" in paragraph, paragraph
+        output = cell.locator(".jp-OutputArea-output")
+        wait_until(lambda: output.count() == 1 and output.text_content().startswith(SAVED_TEXT), "no saved text shown")
+        assert cell.locator(".widget-slider").count() == 0, "a slider before the cell ran"
+    notebook.screenshot(cell, screenshots / f"lesson-00-smoke-test-{'after' if ran else 'before'}-running.png")
 
 
 def check_folds(notebook, when: str) -> int:

@@ -1,13 +1,13 @@
 """What a learner sees first: the page `make lab` opens shows lesson 00 from the repository root, with the
-exercises and solutions in the file browser and no JupyterLab news pop-up; and lesson 00's widget smoke test shows
-what its text says it shows, before and after running."""
+exercises and solutions in the file browser and no JupyterLab news pop-up. (Lesson 00's widget smoke test, before
+and after running, is checked where every lesson is run: test_lessons_in_browser.py.)"""
 
 import json
 import re
 import time
 import urllib.request
 
-from notebook_page import NotebookPage, wait_until
+from notebook_page import NotebookPage
 
 
 def test_the_server_serves_the_repository_root(lab):
@@ -51,29 +51,3 @@ def test_the_opened_page_shows_lesson_00_the_whole_repository_and_no_news(page, 
     assert "Jupyter news" not in page.locator("body").inner_text()
     assert lesson.cells().count() == len(lesson.notebook.cells)
     page.screenshot(path=str(screenshots / "make-lab.png"))
-
-
-LESSON_00 = "notebooks/00_start_here.ipynb"
-SMOKE_TEST = "slider = widgets.IntSlider("  # the smoke test's code cell
-SAVED_TEXT = "VBox(children=(IntSlider("  # how its saved output starts: the widget's text form
-
-
-def test_lesson_00s_smoke_test_shows_the_saved_text_until_run_then_a_live_slider(page, lab, screenshots):
-    """A widget is not live until the kernel runs the cell that makes it: before that JupyterLab shows the saved
-    text (`VBox(children=(IntSlider(…`), which the lesson once said meant the widget extension was missing. The
-    paragraph above the cell now names that text as what to expect before running, and a slider after."""
-    lesson = NotebookPage.open(page, lab, LESSON_00, workspace="smoke-test")
-    index = lesson.code_cell_index(SMOKE_TEST)
-    paragraph = lesson.notebook.cells[index - 1].source
-    assert f"`{SAVED_TEXT}`" in paragraph and "slider" in paragraph, paragraph
-    cell = lesson.cell(index)
-    output = cell.locator(".jp-OutputArea-output")
-    wait_until(lambda: output.count() == 1 and output.text_content().startswith(SAVED_TEXT), "no saved text shown")
-    assert cell.locator(".widget-slider").count() == 0, "a slider before the cell ran"
-    lesson.screenshot(cell, screenshots / "lesson-00-smoke-test-before-running.png")
-
-    lesson.run_all()
-    wait_until(lambda: cell.locator(".widget-slider .noUi-handle").count() == 1, "no live slider after running")
-    assert SAVED_TEXT not in cell.locator(".jp-OutputArea").text_content()
-    assert cell.locator(".widget-slider .widget-readout").text_content().strip() == "100"
-    lesson.screenshot(cell, screenshots / "lesson-00-smoke-test-after-running.png")

@@ -5,7 +5,9 @@ with the radio buttons and the Check button (its feedback announced as a status)
 And the first minutes of lesson 02, the longest lesson (issue 52: a learner answers a question within its first
 four minutes): the learner runs its cells from the top, as they read, to its first practice point, predicts wrong
 the way a learner who forgets the labels does, is told which part is wrong and why, never the answer, then right.
-And lesson 03's points, for what lesson 00's do not show (a generated counterexample, a borrowed reference)."""
+And lesson 03's points, for what lesson 00's do not show (a generated counterexample, a borrowed reference).
+
+The tests work one after another in one JupyterLab page (conftest's SharedPage), each closing what it opened."""
 
 from __future__ import annotations
 
@@ -51,8 +53,8 @@ def kernel_has_picked(status, key: str) -> None:
     wait_until(lambda: (status.text_content() or "").startswith(note), f"the kernel never had {key}: no {note!r}")
 
 
-def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedback(page, lab, screenshots):
-    lesson = NotebookPage.open(page, lab, LESSON, workspace="practice")
+def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedback(lab_page, screenshots):
+    lesson, page = lab_page.open(LESSON), lab_page.page
     lesson.run_all()
 
     predicted = lesson.code_cell_index('predict("p0.1", prediction)')
@@ -122,11 +124,11 @@ def test_a_learner_answers_one_practice_point_of_each_kind_and_reads_the_feedbac
         LAST_ANSWER_COUNTS,
     ], progress
     assert "to revisit (the last answer was not right):\n    Practice 0.3" in progress, progress
-    lesson.close_tab_discarding_changes()
+    lab_page.close(lesson, discarding_changes=True)
 
 
-def test_a_learner_answers_lesson_02s_first_point_after_running_the_cells_above_it(page, lab):
-    lesson = NotebookPage.open(page, lab, LESSON_02, workspace="practice-02")
+def test_a_learner_answers_lesson_02s_first_point_after_running_the_cells_above_it(lab_page):
+    lesson = lab_page.open(LESSON_02)
     predicted = lesson.code_cell_index('predict("p2.1", prediction)')
     above = [i for i, cell in enumerate(lesson.notebook.cells[:predicted]) if cell.cell_type == "code"]
     assert len(above) == 2, "the first point follows the setup cell and the rendered prompt"
@@ -147,7 +149,7 @@ def test_a_learner_answers_lesson_02s_first_point_after_running_the_cells_above_
     assert "base prompt:          4 words" in measured and "growth of the prompt: 3 words" in measured, measured
     progress = run_cell(lesson, lesson.code_cell_index('progress("02_prompt_packer")'))
     assert progress.splitlines()[0] == "Practice in this lesson: 1 of 8 answered right in this kernel", progress
-    lesson.close_tab_discarding_changes()
+    lab_page.close(lesson, discarding_changes=True)
 
 
 LESSON_03 = "notebooks/03_utf8_packer.ipynb"
@@ -164,11 +166,11 @@ KEPT_IDS = (  # lesson 03's practice 3.4, written with the lesson's own HEADER a
 )
 
 
-def test_a_learner_answers_lesson_03_with_its_own_helpers_and_meets_a_generated_counterexample(page, lab, screenshots):
+def test_a_learner_answers_lesson_03_with_its_own_helpers_and_meets_a_generated_counterexample(lab_page, screenshots):
     """What lesson 00 does not show: a written function that uses the lesson's own names (HEADER, nbytes), a
     wrong answer that passes every fixed case and is caught by a generated input, one that borrows the packer's
     source_line, a prediction holding a list, and a choice whose wrong option names its misconception."""
-    lesson = NotebookPage.open(page, lab, LESSON_03, workspace="practice-03")
+    lesson = lab_page.open(LESSON_03)
     lesson.run_all()
 
     stub = lesson.code_cell_index('write("p3.4", kept_ids)')
@@ -203,4 +205,4 @@ def test_a_learner_answers_lesson_03_with_its_own_helpers_and_meets_a_generated_
     progress = run_cell(lesson, lesson.code_cell_index('progress("03_utf8_packer")'))
     assert progress.splitlines()[0] == "Practice in this lesson: 3 of 6 answered right in this kernel", progress
     assert "not answered yet:\n    Practice 3.1 (predict, objective 1)" in progress, progress
-    lesson.close_tab_discarding_changes()
+    lab_page.close(lesson, discarding_changes=True)

@@ -9,7 +9,7 @@ that each check can fail.
 
 axe-core comes from the npm registry at the version tests/e2e/axe/package-lock.json pins (`make axe`, run here as
 the hub's test runs `make hub-proxy`): where Node.js or npm is missing its tests are skipped, saying so and what
-installs them (tests/system_parts.py); the others need only Chromium. The site is built once for the session (the
+installs them (tests/system_parts.py); the others need only Chromium. The site is built once for the run (the
 `built_site` fixture of tests/e2e/conftest.py) and served from 127.0.0.1.
 
 What axe reports as "incomplete" (needs a person to look) is not a pass either: a colour contrast axe measured

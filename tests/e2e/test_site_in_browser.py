@@ -49,7 +49,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site(built_site: Path) -> Path:
-    return built_site  # built once for the session (tests/e2e/conftest.py)
+    return built_site  # built once for the run (tests/e2e/conftest.py)
 
 
 @contextmanager

@@ -6,13 +6,15 @@ The tests work one after another in one JupyterLab page (conftest's SharedPage),
 
 from __future__ import annotations
 
+import re
 import time
 
-from notebook_page import NotebookPage, wait_until
+from notebook_page import NotebookPage, menu, wait_until
 
 LESSON = "notebooks/01_assemble_context.ipynb"
 EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
 SOLUTION = "solutions/solution_01_assemble_context.ipynb"
+MORE_TABS = 9  # opened beside the three: twelve tabs, as many as a walk through the lessons left open
 
 
 def open_all(lab_page, paths: list[str]) -> list[NotebookPage]:
@@ -40,23 +42,33 @@ def test_a_lesson_its_exercise_and_its_solution_show_three_different_tab_labels(
     """They were all `01_assemble_context.ipynb`. JupyterLab clips a label too long for its tab at its end (22 or
     23 characters showed with three tabs open, 4 to 6 with twelve), so the kind comes first in the file name:
     `exercise_01_…`, `solution_01_…`. The labels are compared as far as the page shows them, with the three
-    open and again with every lesson open as well, when each tab is narrow."""
+    open and again with nine more tabs open (File > New Launcher: a tab's width depends on how many tabs share the
+    bar, not on what they show, and a launcher starts no kernel), when each tab is narrow."""
     notebooks = open_all(lab_page, [LESSON, EXERCISE, SOLUTION])
     shown = [notebook.tab_label_shown() for notebook in notebooks]
     assert all(shown) and len(set(shown)) == 3, f"the three tabs read {shown}"
     lab_page.page.screenshot(path=str(screenshots / "tabs-lesson-exercise-solution.png"))
 
-    lab = lab_page.lab
-    others = sorted(p.relative_to(lab.root).as_posix() for p in (lab.root / "notebooks").glob("*.ipynb"))
-    for path in others:
-        if path != LESSON:
-            lab_page.open(path)
+    page = lab_page.page
+    tabs = page.locator("#jp-main-dock-panel .lm-TabBar-tab")
+    launchers = tabs.filter(has_text=re.compile("^Launcher$"))
+    before = launchers.count()  # JupyterLab shows one when the last tab of the main area closes
+    for opened in range(1, MORE_TABS + 1):
+        menu(page, "File", "New Launcher")
+        wait_until(
+            lambda opened=opened: launchers.count() == before + opened,
+            lambda: f"File > New Launcher opened no tab: the tabs read {tabs.all_text_contents()}",
+        )
     narrow = [notebook.tab_label_shown() for notebook in notebooks]
-    assert all(narrow) and len(set(narrow)) == 3, f"with {len(others) + 2} tabs open the three read {narrow}"
+    assert all(narrow) and len(set(narrow)) == 3, f"with {tabs.count()} tabs open the three read {narrow}"
     assert all(len(n) < len(s) for n, s in zip(narrow, shown)), "the tabs did not get narrower"
-    lab_page.page.screenshot(path=str(screenshots / "tabs-many.png"))
-    for notebook in reversed(lab_page.opened):  # for the next test
-        lab_page.close(notebook, discarding_changes=True)
+    page.screenshot(path=str(screenshots / "tabs-many.png"))
+    while launchers.count() > before:  # for the next test
+        left = launchers.count()
+        launchers.last.locator(".lm-TabBar-tabCloseIcon").click()
+        wait_until(lambda left=left: launchers.count() < left, "a launcher's tab did not close")
+    for notebook in reversed(lab_page.opened):
+        lab_page.close(notebook)
 
 
 def running_kernels(lab) -> set[str]:
