@@ -20,43 +20,39 @@ import system_parts  # noqa: E402  (tests/system_parts.py: the parts, and what i
 NEEDS_REPORTS = "WORKBOOK_NEEDS_REPORTS"  # a folder where each xdist worker writes what it will skip, for the start
 
 # The test files that take longest, longest first (seconds on one of `make test`'s two workers, measured in a clean
-# clone on a quiet 2-core machine, 2026-12-06). pytest-xdist hands whole files (--dist loadfile) to whichever worker
+# clone on a quiet 2-core machine, 2026-12-07). pytest-xdist hands whole files (--dist loadfile) to whichever worker
 # is free, in collection order once its own reordering by number of tests is off: started first, no long file is
 # left for one worker at the end while the other has nothing to do (in the order xdist chose, the last minute and a
 # half ran on one worker). Files not listed keep their order, after these. A stale list costs balance, never a test.
 LONGEST_FIRST = [
-    "tests/e2e/test_lessons_in_browser.py",  # 123 s
-    "tests/e2e/test_site_accessibility.py",  # 121 (the site's build, then axe on every page at two widths)
-    "tests/mutation/test_check_score.py",  # 84 (check-mutation, then three questions in a site-packages install)
-    "tests/grading/test_grade.py",  # 60
-    "tests/mutation/test_score.py",  # 60 (make mutation on packer/utf8.py: the core tests once, then 7 mutants)
-    "tests/e2e/test_hub_in_browser.py",  # 60
-    "tests/e2e/test_tabs_in_browser.py",  # 59
-    "tests/grading/test_shards.py",  # 49 (with the two on a real Slurm)
-    "tests/grading/test_site_packages_install.py",  # 47 (two graders, one in a site-packages install)
-    "tests/grading/test_nbgrader_course.py",  # 46
-    "tests/e2e/test_practice_in_browser.py",  # 40
+    "tests/e2e/test_site_accessibility.py",  # 125 s (the site built, then axe on every page at two widths)
+    "tests/e2e/test_lessons_in_browser.py",  # 117
+    "tests/mutation/test_check_score.py",  # 77 (check-mutation, then three questions in a site-packages install)
+    "tests/mutation/test_score.py",  # 66 (make mutation on packer/utf8.py: the core tests once, then 7 mutants)
+    "tests/grading/test_grade.py",  # 66
+    "tests/e2e/test_hub_in_browser.py",  # 55
+    "tests/grading/test_site_packages_install.py",  # 45 (two graders, one in a site-packages install)
+    "tests/grading/test_nbgrader_course.py",  # 38
+    "tests/grading/test_shards.py",  # 38 (with the two on a real Slurm)
     "tests/checking/test_exercises.py",  # 36
-    "tests/checking/test_mutants.py",  # 35
-    "tests/grading/test_recorded_inputs.py",  # 34
-    "tests/e2e/test_site_in_browser.py",  # 30
-    "tests/grading/test_interrupt.py",  # 29
-    "tests/grading/test_gradebook_rules.py",  # 28
-    "tests/test_site.py",  # 26
-    "tests/grading/test_sandbox_modes.py",  # 25
-    "tests/checking/test_replay.py",  # 22
-    "tests/mutation/test_mutate.py",  # 22
-    "tests/test_system_parts.py",  # 22 (three pytest runs of its own)
-    "tests/grading/test_gradescope_package.py",  # 21
-    "tests/checking/test_search.py",  # 20 (a kernel and six processes, each generating one question's inputs)
-    "tests/grading/test_gradebook.py",  # 18
+    "tests/checking/test_mutants.py",  # 33
+    "tests/e2e/test_practice_in_browser.py",  # 30
+    "tests/test_site.py",  # 29
+    "tests/e2e/test_tabs_in_browser.py",  # 29
+    "tests/e2e/test_site_in_browser.py",  # 28
+    "tests/grading/test_recorded_inputs.py",  # 27
+    "tests/checking/test_replay.py",  # 23
+    "tests/checking/test_search.py",  # 23 (a kernel and six processes, each generating one question's inputs)
+    "tests/checking/test_checks.py",  # 22
+    "tests/mutation/test_mutate.py",  # 18
+    "tests/grading/test_gradebook_rules.py",  # 18
     "tests/e2e/test_exercise_path_in_browser.py",  # 17
-    "tests/e2e/test_make_lab_in_browser.py",  # 17
-    "tests/grading/test_cell_limits.py",  # 17
-    "tests/checking/test_checks.py",  # 17
-    "tests/e2e/test_home_folder_in_browser.py",  # 16
-    "tests/grading/test_pool.py",  # 14
-    "tests/grading/test_containment.py",  # 14
+    "tests/grading/test_interrupt.py",  # 17
+    "tests/grading/test_gradebook.py",  # 16
+    "tests/e2e/test_home_folder_in_browser.py",  # 15
+    "tests/grading/test_cell_limits.py",  # 14
+    "tests/mutation/test_learner.py",  # 14
+    "tests/grading/test_containment.py",  # 12
 ]
 
 

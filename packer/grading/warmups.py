@@ -1,12 +1,12 @@
 """Finished warm-ups kept between grading runs, so that a run of the same grader reuses one instead of redoing it.
 
 The warm-up (packer.grading.kernels.WARM_UP) fills a run's search cache and records every question's generated
-inputs: about 6 s of one core, as long as the rest of a run of one small notebook. What it writes depends only
-on what it runs: the warm-up's code, the grader's own `packer` sources (its questions and their inputs),
-the Python and Hypothesis it runs with, and Hypothesis's settings in the environment. Those make the key. A run
-whose key was kept copies the kept files into its own run folder and starts no warm-up; any other run warms up
-as before and keeps what it made. Each kernel still checks the recorded inputs' version against its own search's
-and ignores a record that differs, so a stale copy could cost speed, never a grade.
+inputs: about 5 s of one core, more than the rest of a run of one small notebook (under 3 s, measured 2026-12-07).
+What it writes depends only on what it runs: the warm-up's code, the grader's own `packer` sources (its questions
+and their inputs), the Python and Hypothesis it runs with, and Hypothesis's settings in the environment. Those make
+the key. A run whose key was kept copies the kept files into its own run folder and starts no warm-up; any other
+run warms up as before and keeps what it made. Each kernel still checks the recorded inputs' version against its
+own search's and ignores a record that differs, so a stale copy could cost speed, never a grade.
 
 Kept under $WORKBOOK_GRADER_CACHE when set (`off` keeps nothing), else $XDG_CACHE_HOME or ~/.cache, in
 context-packing-workbook/grader-warm-up/KEY/; the newest KEEP keys stay, older ones of ours are removed. A cache
