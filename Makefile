@@ -130,9 +130,10 @@ site: $(INSTRUCTOR_STAMP)
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
 # graded class, a JupyterLab and its browser) are built once, the longest files first (conftest.py). Measured in a
-# clean clone on an idle 2-core machine, 2026-12-06: 15 min 26 s to 18 min 1 s in four runs with both installs (the
-# load tests 90-102 s, the rest 771-904 s; on 2026-12-05 it was 14 min 43 s: issues 61-65 added tests, and
-# check-mutation now measures the lessons' write points too). Three workers were no faster: the suite is CPU-bound.
+# clean clone on an idle 2-core machine, 2026-12-07: 13 min 23 s and 13 min 43 s in two runs with both installs (the
+# load tests 85-91 s, the rest 639-669 s; on 2026-12-06 it was 15 min 26 s to 18 min 1 s, before jsonschema was kept
+# below 4.25 (pyproject.toml says why) and the browser tests stopped repeating work). Three workers were no faster
+# (2026-12-06): the suite is CPU-bound.
 # `.venv/bin/python -m pytest tests/core` runs a part of it in one process.
 #
 # First, on their own, the tests that saturate the machine on purpose (tests/test_under_load.py: a correct answer
