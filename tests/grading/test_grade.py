@@ -41,7 +41,8 @@ LESSON_01_MUTANTS = [(qid, why, fn) for qid, why, fn in MUTANTS if qid.startswit
 # the row), which one per question exercises as well as all twenty.
 GRADED_MUTANTS = sorted({qid: (qid, why, fn) for qid, why, fn in reversed(LESSON_01_MUTANTS)}.values())
 TIMEOUT = 10  # seconds per cell and per check: over 30 times what a correct check takes here (bench-checks), and
-# twice what solution 09's slowest cell took on a saturated machine, so a loaded machine does not time out a correct one
+# twice what the slowest cell of any worked answer (solution 09's) took on a saturated machine (tests/test_under_load.py),
+# so a loaded machine does not time out a correct notebook of this class
 SOLUTION, EXERCISE = "02_prompt_packer", "05_counting_units"  # graded as a learner hands them in
 # The runaway kind graded here; the other two (a cell that loops, an answer that loops when checked) are graded by
 # this grader in tests/test_under_load.py, their status, notes and points checked there.
