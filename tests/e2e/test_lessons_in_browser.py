@@ -295,6 +295,7 @@ def check_smoke_test(notebook, screenshots: Path, ran: bool) -> None:
     if ran:
         wait_until(lambda: cell.locator(".widget-slider .noUi-handle").count() == 1, "no live slider after running")
         assert SAVED_TEXT not in cell.locator(".jp-OutputArea").text_content()
+        assert cell.locator(".widget-slider .widget-readout").text_content().strip() == "100"
     else:
         paragraph = notebook.notebook.cells[index - 1].source
         assert f"`{SAVED_TEXT}`" in paragraph and "slider" in paragraph, paragraph
