@@ -186,8 +186,15 @@ def _hop(site: Path, page: Path, cls: str) -> str:
     return (page.parent / href).resolve().relative_to(site.resolve()).as_posix()
 
 
-def test_with_solutions_each_exercise_is_followed_by_its_solution(repo, tmp_path):
-    built = [p.html_name for p in build(repo, tmp_path / "with-solutions", solutions=True)]
+@pytest.fixture(scope="module")
+def with_solutions(repo: Path) -> tuple[Path, list]:
+    """The small site built with its solutions (make site SOLUTIONS=1): its folder and the pages built, in order."""
+    out = repo.parent / "with-solutions"
+    return out, build(repo, out, solutions=True)
+
+
+def test_with_solutions_each_exercise_is_followed_by_its_solution(with_solutions):
+    built = [p.html_name for p in with_solutions[1]]
     assert built[built.index("exercises/exercise_01_assemble_context.html") + 1] == (
         "solutions/solution_01_assemble_context.html"
     )
@@ -407,9 +414,8 @@ def test_each_practice_point_is_answered_on_the_page_or_says_where_and_no_kernel
     assert "Worked answer to practice 0.3" in "".join(choice.text)
 
 
-def test_solutions_only_when_asked_and_then_exercises_link_to_them(repo, tmp_path):
-    out = tmp_path / "with-solutions"
-    built = build(repo, out, solutions=True)
+def test_solutions_only_when_asked_and_then_exercises_link_to_them(with_solutions):
+    out, built = with_solutions
     assert sorted(p.folder for p in built) == sorted(
         [""] + ["notebooks"] * 3 + ["exercises", "solutions"] * 2 + ["docs"] * 3
     )
