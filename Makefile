@@ -130,8 +130,8 @@ site: $(INSTRUCTOR_STAMP)
 
 # Two pytest workers (pytest-xdist), each test file kept on one worker so that a file's shared fixtures (a
 # graded class, a JupyterLab and its browser) are built once, the longest files first (conftest.py). Measured in a
-# clean clone on an idle 2-core machine, 2026-12-07: 13 min 23 s and 13 min 43 s in two runs with both installs (the
-# load tests 85-91 s, the rest 639-669 s; on 2026-12-06 it was 15 min 26 s to 18 min 1 s, before jsonschema was kept
+# clean clone on an idle 2-core machine, 2026-12-07: 13 min 23 s to 14 min 21 s in four runs with both installs (the
+# load tests 85-95 s, the rest 639-697 s; on 2026-12-06 it was 15 min 26 s to 18 min 1 s, before jsonschema was kept
 # below 4.25 (pyproject.toml says why) and the browser tests stopped repeating work). Three workers were no faster
 # (2026-12-06): the suite is CPU-bound.
 # `.venv/bin/python -m pytest tests/core` runs a part of it in one process.
