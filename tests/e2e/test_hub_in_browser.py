@@ -178,43 +178,47 @@ def log_in(browser, hub: Hub, name: str) -> LearnerServer:
     return LearnerServer(name, page, hub)
 
 
+def run_lesson_00(server: LearnerServer) -> None:
+    """Run lesson 00 on a learner's server as its page opens it: no error but the tagged one, `import packer` prints
+    what the saved lesson shows, and its explorer's slider answers the keyboard."""
+    explorer = EXPLORERS["00_start_here"][0]
+    lesson = NotebookPage.attach(server.page, server, LESSON)
+    states = lesson.run_all()
+    imports = lesson.code_cell_index("import packer")
+    for index, (cell, state) in enumerate(zip(lesson.notebook.cells, states, strict=True)):
+        tagged = "raises-exception" in cell.metadata.get("tags", [])  # the cell that shows a ValueError
+        assert tagged or not state.stderr, f"lesson 00 cell {index} shows an error:\n{state.stderr}"
+    saved = lesson.notebook.cells[imports].outputs[0]["text"]
+    shown = lesson.cell(imports).locator(".jp-OutputArea-output").inner_text()
+    assert shown.strip() == saved.strip(), f"`import packer` printed {shown!r}"
+
+    cell = lesson.cell(lesson.code_cell_index(explorer.cell))
+    check_controls(cell, explorer)
+    handle = cell.locator(".widget-slider .noUi-handle").nth(explorer.moved)
+    handle.focus()
+    handle.press(explorer.key)
+    moved = explorer.start - 1 if explorer.key == "ArrowLeft" else explorer.start + 1
+    wait_for_text(cell.locator(".widget-slider .widget-readout").nth(explorer.moved), str(moved))
+    wait_for_text(cell.locator(explorer.output), explorer.expected(moved))
+
+
 @pytest.mark.needs("node")
 def test_two_learners_work_apart_on_the_hub_and_one_ctrl_c_stops_everything_it_started(
     hub, browser, screenshots, tmp_path_factory
 ):
     points = question("q1.1").points
-    explorer = EXPLORERS["00_start_here"][0]
     answers = {"alice": WRONG, "bob": RIGHT}
     verdicts = {
         "alice": f"q1.1 assemble_context: FAILED (0/{points} points)",
         "bob": f"q1.1 assemble_context: PASSED ({points}/{points} points)",
     }
     servers = {name: log_in(browser, hub, name) for name in answers}
+    run_lesson_00(servers["alice"])  # on a server of the hub, widgets and all (bob's is made the same way)
 
     for name, server in servers.items():
         # their own folder: the course folders the hub hands out (not solutions/), and nothing of the other's
         assert sorted(entry["name"] for entry in server.api("contents")["content"]) == ["exercises", "notebooks"]
         assert (server.root / LESSON).read_bytes() == (ROOT / LESSON).read_bytes()
-
-        if name == "alice":  # the lesson runs, widgets and all, on a server of the hub (bob's is made the same way)
-            lesson = NotebookPage.attach(server.page, server, LESSON)
-            states = lesson.run_all()
-            imports = lesson.code_cell_index("import packer")
-            for index, (cell, state) in enumerate(zip(lesson.notebook.cells, states, strict=True)):
-                tagged = "raises-exception" in cell.metadata.get("tags", [])  # the cell that shows a ValueError
-                assert tagged or not state.stderr, f"{name}: lesson 00 cell {index} shows an error:\n{state.stderr}"
-            saved = lesson.notebook.cells[imports].outputs[0]["text"]
-            shown = lesson.cell(imports).locator(".jp-OutputArea-output").inner_text()
-            assert shown.strip() == saved.strip(), f"{name}: `import packer` printed {shown!r}"
-
-            cell = lesson.cell(lesson.code_cell_index(explorer.cell))
-            check_controls(cell, explorer)
-            handle = cell.locator(".widget-slider .noUi-handle").nth(explorer.moved)
-            handle.focus()
-            handle.press(explorer.key)
-            moved = explorer.start - 1 if explorer.key == "ArrowLeft" else explorer.start + 1
-            wait_for_text(cell.locator(".widget-slider .widget-readout").nth(explorer.moved), str(moved))
-            wait_for_text(cell.locator(explorer.output), explorer.expected(moved))
 
         exercise = NotebookPage.open(server.page, server, EXERCISE, workspace=f"{name}-exercise")
         setup = exercise.code_cell_index("from packer.checking import check")
