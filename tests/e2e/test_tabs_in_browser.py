@@ -14,7 +14,7 @@ from notebook_page import NotebookPage, menu, wait_until
 LESSON = "notebooks/01_assemble_context.ipynb"
 EXERCISE = "exercises/exercise_01_assemble_context.ipynb"
 SOLUTION = "solutions/solution_01_assemble_context.ipynb"
-MORE_TABS = 9  # opened beside the three (and a launcher JupyterLab may show): twelve tabs or more, as a walk through the lessons left
+MORE_TABS = 9  # beside the three (and a launcher JupyterLab may show): twelve tabs or more, as a walk left open
 
 
 def open_all(lab_page, paths: list[str]) -> list[NotebookPage]:
